@@ -1,0 +1,5 @@
+"""Helpers for lesson 6 (FFN, residual stream, LayerNorm): plumbing the notebooks import."""
+
+from . import params, plots
+
+__all__ = ["params", "plots"]

@@ -1,0 +1,33 @@
+"""Shared fixtures: the repository root, its notebooks and the URL written once in pyproject."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def repo_url() -> str:
+    """The repository URL, from pyproject's [project.urls] (the one place it is written)."""
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return meta["project"]["urls"]["Repository"].rstrip("/")
+
+
+def colab_url(notebook: Path) -> str:
+    """'Open in Colab' address of a notebook of this repository (main branch)."""
+    gh = repo_url().removeprefix("https://github.com/")
+    return f"https://colab.research.google.com/github/{gh}/blob/main/notebooks/{notebook.name}"
+
+
+def load(notebook: Path) -> dict:
+    return json.loads(notebook.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT

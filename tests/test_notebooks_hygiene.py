@@ -1,0 +1,103 @@
+"""Reads every notebook's JSON: was it run top to bottom, cleanly, with the house setup cell?"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import NOTEBOOKS, ROOT, colab_url, load, repo_url
+
+LOCAL_PATH = re.compile(r"(/tmp/(?!ipykernel)|/root/|/work/|/home/\w+/|site-packages/|[A-Z]:\\\\Users)")
+SETUP_TEMPLATE = (ROOT / "tests" / "setup_cell.txt").read_text(encoding="utf-8")
+NAME = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
+
+ids = [nb.name for nb in NOTEBOOKS]
+
+
+def code_cells(nb: dict) -> list[dict]:
+    return [c for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "no notebooks found under notebooks/"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_name(path):
+    assert NAME.match(path.name), f"{path.name}: notebooks are named NN_topic.ipynb"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_run_top_to_bottom_in_fresh_kernel(path):
+    counts = [c["execution_count"] for c in code_cells(load(path)) if source(c).strip()]
+    assert counts == list(range(1, len(counts) + 1)), (
+        f"{path.name}: execution counts {counts} are not 1..N; run `make execute NB={path.relative_to(ROOT)}`"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_outputs_are_clean(path):
+    for i, cell in enumerate(code_cells(load(path)), start=1):
+        for out in cell.get("outputs", []):
+            assert out["output_type"] != "error", f"{path.name}, code cell {i}: stores an error"
+            assert out.get("name") != "stderr", (
+                f"{path.name}, code cell {i}: writes to stderr: {source_text(out)[:120]!r}"
+            )
+            text = source_text(out)
+            m = LOCAL_PATH.search(text)
+            assert not m, f"{path.name}, code cell {i}: output shows a local path ({m and m.group(0)})"
+
+
+def source_text(out: dict) -> str:
+    text = "".join(out.get("text", ""))
+    for key, value in out.get("data", {}).items():
+        if key.startswith("text/"):
+            text += "".join(value)
+    return text
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_setup_cell_is_the_template(path):
+    cells = code_cells(load(path))
+    assert cells, f"{path.name}: has no code cell"
+    expected = SETUP_TEMPLATE.format(repo_url=repo_url()).strip()
+    assert source(cells[0]).strip() == expected, (
+        f"{path.name}: the first code cell must be tests/setup_cell.txt with the URL from pyproject"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_no_widget_state_stored(path):
+    nb = load(path)
+    assert "widgets" not in nb.get("metadata", {}), (
+        f"{path.name}: widget state stored in metadata; execute with store_widget_state=False"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_title_cell_has_colab_badge(path):
+    first = load(path)["cells"][0]
+    assert first["cell_type"] == "markdown" and source(first).startswith("# "), (
+        f"{path.name}: the first cell is the title (markdown, '# ...')"
+    )
+    assert colab_url(path) in source(first), f"{path.name}: title cell lacks its Colab badge"
+
+
+def test_readme_badges_use_the_repository_url():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    badges = re.findall(r"https://colab\.research\.google\.com/github/[^)\s]+", readme)
+    assert badges, "README.md has no 'Open in Colab' badge"
+    expected = {colab_url(nb) for nb in NOTEBOOKS}
+    assert set(badges) == expected, f"README badges {sorted(set(badges))} != {sorted(expected)}"
+
+
+def test_no_notebook_downloads_or_upgrades():
+    bad = re.compile(r"(pip install[^\n]*(-U|--upgrade)|wget |curl |urlretrieve|hf_hub_download|torch\.hub)")
+    for path in NOTEBOOKS:
+        for cell in code_cells(load(path)):
+            m = bad.search(source(cell))
+            assert not m, f"{path.name}: a cell downloads or upgrades something ({m.group(0)!r})"

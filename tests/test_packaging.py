@@ -1,0 +1,69 @@
+"""pyproject, constraints.txt and environment.yml agree, and the ranges admit Colab's versions."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+import yaml
+from conftest import ROOT
+from packaging.requirements import Requirement
+from packaging.version import Version
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+# Colab's free CPU runtime as of August 2026 (see README); update when Colab moves.
+COLAB = {"python": "3.13", "torch": "2.11.0", "numpy": "2.1.0", "matplotlib": "3.10.0",
+         "ipywidgets": "7.7.1", "ipython": "7.34.0", "ipykernel": "6.17.1"}
+
+
+def pins() -> dict[str, Version]:
+    out = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, f"constraints.txt: {line!r} is not pinned with =="
+            out[name.lower().replace("_", "-")] = Version(version)
+    return out
+
+
+def requirements(extra: str | None = None) -> list[Requirement]:
+    deps = PYPROJECT["project"]["dependencies"]
+    if extra:
+        deps = PYPROJECT["project"]["optional-dependencies"][extra]
+    return [Requirement(d) for d in deps]
+
+
+def test_torch_pin_is_the_cpu_build_on_disk():
+    assert pins()["torch"] == Version("2.13.0")
+
+
+@pytest.mark.parametrize("extra", [None, "dev"])
+def test_pins_satisfy_pyproject_ranges(extra):
+    p = pins()
+    for req in requirements(extra):
+        name = req.name.lower()
+        assert name in p, f"{name} is in pyproject but not pinned in constraints.txt (make lock)"
+        assert req.specifier.contains(p[name], prereleases=True), f"pin {name}=={p[name]} outside {req}"
+
+
+def test_ranges_admit_colab():
+    assert PYPROJECT["project"]["requires-python"]
+    from packaging.specifiers import SpecifierSet
+    assert Version(COLAB["python"]) in SpecifierSet(PYPROJECT["project"]["requires-python"])
+    for req in requirements() + requirements("dev"):
+        colab = COLAB.get(req.name.lower())
+        if colab:
+            assert req.specifier.contains(colab), f"{req} refuses Colab's {colab}"
+
+
+def test_environment_yml_installs_the_project_with_dev_extras():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)
+    assert "-e .[dev]" in pip and "-c constraints.txt" in pip, (
+        "environment.yml must install the project with dev extras under constraints.txt, "
+        "so that its package list is pyproject's"
+    )
+    # No package may be listed there by name: the list lives in pyproject only.
+    conda_names = {str(d).split("=")[0] for d in env["dependencies"] if isinstance(d, str)}
+    assert conda_names <= {"python", "pip"}, f"environment.yml lists packages twice: {conda_names}"
