@@ -16,6 +16,8 @@ COLORS = {
     "gelu": "#ff7f0e",
     "input": "#8c8c8c",
     "output": "#2ca02c",
+    "class 0": "#17becf",     # the two classes of a toy data set
+    "class 1": "#bcbd22",
 }
 
 

@@ -1,0 +1,24 @@
+"""Small synthetic data sets the notebooks train on (made here, nothing downloaded)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ._checks import non_negative_int, positive_int
+
+
+def spiral(n: int, seed: int = 0, noise: float = 0.03) -> tuple[torch.Tensor, torch.Tensor]:
+    """Two interleaved spirals in 2D: ``x`` (n, 2) float, ``y`` (n,) labels 0/1. Deterministic per seed."""
+    n = positive_int(n, "n")
+    seed = non_negative_int(seed, "seed")
+    if not (isinstance(noise, (int, float)) and 0 <= noise < 1):
+        raise ValueError(f"noise debe ser un número en [0, 1); recibí {noise!r}")
+    g = torch.Generator().manual_seed(seed)
+    y = torch.randint(0, 2, (n,), generator=g)
+    t = torch.rand(n, generator=g) * 3 * math.pi + 0.5  # angle along the arm
+    r = 2 * t / (3 * math.pi)
+    angle = t + y * math.pi  # the second arm is the first one rotated half a turn
+    x = torch.stack([r * torch.cos(angle), r * torch.sin(angle)], dim=1)
+    return x + noise * torch.randn(n, 2, generator=g), y
