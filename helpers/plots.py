@@ -51,3 +51,42 @@ def label_bars(ax, bars, fmt: str = "{:.2f}") -> None:
         ax.annotate(fmt.format(h), (bar.get_x() + bar.get_width() / 2, h),
                     ha="center", va="bottom" if h >= 0 else "top", fontsize=9,
                     xytext=(0, 2 if h >= 0 else -2), textcoords="offset points")
+
+
+_STAGES = {
+    "post": ["x", "Subcapa", "+", "LayerNorm", "x'"],
+    "pre": ["x", "LayerNorm", "Subcapa", "+", "x'"],
+    "sandwich": ["x", "LayerNorm", "Subcapa", "LayerNorm", "+", "x'"],
+}
+_TITLES = {"post": "post-norm (paper, 2017): x' = LN(x + Subcapa(x))",
+           "pre": "pre-norm (GPT-2 y después): x' = x + Subcapa(LN(x))",
+           "sandwich": "sandwich (Gemma): x' = x + LN(Subcapa(LN(x)))"}
+
+
+def block_diagram(ax, norm: str) -> None:
+    """Draw one sublayer wrapped with residual + LayerNorm in placement ``norm`` on ``ax``."""
+    if norm not in _STAGES:
+        raise ValueError(f"block_diagram: norm debe ser uno de {list(_STAGES)}; recibí {norm!r}")
+    stages = _STAGES[norm]
+    xs = [i * 1.6 for i in range(len(stages))]
+    fill = {"LayerNorm": color(f"{norm}-norm" if norm != "sandwich" else "sandwich"),
+            "Subcapa": "#dddddd", "+": "white"}
+    for x, s in zip(xs, stages):
+        if s in ("x", "x'"):
+            ax.text(x, 0, s, ha="center", va="center", fontsize=12, fontweight="bold")
+            continue
+        box = {"boxstyle": "circle" if s == "+" else "round,pad=0.4", "fc": fill[s], "ec": "black",
+               "alpha": 0.9 if s != "LayerNorm" else 0.35}
+        ax.text(x, 0, s, ha="center", va="center", fontsize=10, bbox=box)
+    for a, b in zip(xs, xs[1:]):
+        ax.annotate("", (b - 0.55, 0), (a + 0.55, 0), arrowprops={"arrowstyle": "->"})
+    plus = xs[stages.index("+")]
+    green = color("residual")
+    ax.plot([xs[0], xs[0], plus], [0.2, 0.65, 0.65], color=green, lw=1.5)
+    ax.annotate("", (plus, 0.2), (plus, 0.66), arrowprops={"arrowstyle": "->", "color": green, "lw": 1.5})
+    ax.text((xs[0] + plus) / 2, 0.72, "camino residual: x se suma tal cual", ha="center", color=green,
+            fontsize=9)
+    ax.set_xlim(-0.6, xs[-1] + 0.6)
+    ax.set_ylim(-0.6, 1.1)
+    ax.set_title(_TITLES[norm], fontsize=11, loc="left")
+    ax.axis("off")

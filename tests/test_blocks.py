@@ -1,0 +1,132 @@
+"""helpers.blocks: the block against PyTorch, the weight copy's refusals, the causal mask, the GPT count,
+and the notebook's visible block against the helper's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from conftest import ROOT
+from torch import nn
+
+from helpers import blocks, params
+
+
+def _pair(norm_first: bool, d=32, h=4, d_ff=64, dropout=0.1):
+    torch.manual_seed(0)
+    ref = nn.TransformerEncoderLayer(d, h, d_ff, dropout=dropout, batch_first=True, norm_first=norm_first)
+    ours = blocks.Block(d, h, d_ff, dropout, norm="pre" if norm_first else "post")
+    blocks.copy_encoder_layer(ours, ref)
+    return ours, ref
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_matches_pytorch_in_eval_and_train(norm_first):
+    ours, ref = _pair(norm_first)
+    x = torch.randn(3, 5, 32)
+    ours.eval(), ref.eval()
+    assert torch.allclose(ours(x), ref(x), atol=1e-6)
+    ours.train(), ref.train()
+    torch.manual_seed(7)
+    a = ours(x)
+    torch.manual_seed(7)
+    b = ref(x)
+    assert torch.allclose(a, b, atol=1e-6)  # same dropout masks: same three dropouts, same order
+
+
+def test_copy_refuses_wrong_shapes():
+    ref = nn.TransformerEncoderLayer(32, 4, 64, batch_first=True)
+    with pytest.raises(ValueError, match=r"forma \(64, 32\).*mismos d_model, n_heads y d_ff"):
+        blocks.copy_encoder_layer(blocks.Block(32, 4, 128), ref)
+
+
+def test_copy_refuses_wrong_placement_and_sources():
+    ref = nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, norm_first=True)
+    with pytest.raises(ValueError, match="pre-norm.*norm='post'"):
+        blocks.copy_encoder_layer(blocks.Block(32, 4, 64, norm="post"), ref)
+    with pytest.raises(ValueError, match="norm='sandwich'"):
+        blocks.copy_encoder_layer(blocks.Block(32, 4, 64, norm="sandwich"), ref)
+    with pytest.raises(TypeError, match="nn.TransformerEncoderLayer"):
+        blocks.copy_encoder_layer(blocks.Block(32, 4, 64), nn.Linear(2, 2))
+    with pytest.raises(ValueError, match="batch_first=False"):
+        blocks.copy_encoder_layer(blocks.Block(32, 4, 64), nn.TransformerEncoderLayer(32, 4, 64))
+    with pytest.raises(ValueError, match="bias"):
+        blocks.copy_encoder_layer(blocks.Block(32, 4, 64, bias=False), nn.TransformerEncoderLayer(
+            32, 4, 64, batch_first=True))
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"norm": "middle"}, "norm debe ser uno de 'post', 'pre', 'sandwich'"),
+    ({"n_heads": 5}, "no es divisible por n_heads=5"),
+    ({"d_model": 0}, "d_model debe ser un entero positivo"),
+    ({"activation": "tanh"}, "activation debe ser uno de"),
+    ({"dropout": 1.5}, r"dropout debe ser un número en \[0, 1\)"),
+])
+def test_block_bad_arguments(kwargs, words):
+    base = {"d_model": 32, "n_heads": 4, "d_ff": 64}
+    with pytest.raises((ValueError, TypeError), match=words):
+        blocks.Block(**{**base, **kwargs})
+
+
+def test_block_bad_input_shape():
+    with pytest.raises(ValueError, match=r"forma \(batch, tokens, 32\); recibí \(5, 16\)"):
+        blocks.Block(32, 4, 64)(torch.randn(5, 16))
+
+
+def test_sandwich_normalizes_each_contribution():
+    torch.manual_seed(0)
+    b = blocks.Block(32, 4, 64, 0.0, norm="sandwich").eval()
+    assert params.count_params(b) == params.count_params(blocks.Block(32, 4, 64, norm="pre")) + 4 * 32
+    x = torch.randn(2, 6, 32)
+    out = b(x)
+    assert out.shape == x.shape and not torch.allclose(out, x)
+
+
+def test_causal_mask_blocks_the_future():
+    m = blocks.causal_mask(4)
+    assert m.tolist() == [[False, True, True, True], [False, False, True, True],
+                          [False, False, False, True], [False, False, False, False]]
+    torch.manual_seed(0)
+    b = blocks.Block(32, 4, 64, 0.0, norm="pre").eval()
+    x = torch.randn(1, 8, 32)
+    y = x.clone()
+    y[:, 5:] = torch.randn(1, 3, 32)
+    assert torch.allclose(b(x, blocks.causal_mask(8))[:, :5], b(y, blocks.causal_mask(8))[:, :5], atol=1e-6)
+    with pytest.raises(ValueError, match="n_tokens"):
+        blocks.causal_mask(0)
+
+
+def test_gpt_matches_the_parameter_table():
+    assert params.count_params(blocks.GPT(12, 8, 2, 0, n_heads=2)) == params.gpt_params(12, 8, 2) == 1_856
+    with torch.device("meta"):
+        gpt2 = blocks.GPT(50_257, 768, 12, 1024, n_heads=12)
+    assert params.count_params(gpt2) == params.gpt_params(50_257, 768, 12, 1024) == 124_439_808
+    logits = blocks.GPT(12, 8, 2, 4, n_heads=2)(torch.randint(0, 12, (3, 4)))
+    assert logits.shape == (3, 4, 12)
+
+
+def _notebook_block_class():
+    nb = json.loads((ROOT / "notebooks" / "04_encoder_block.ipynb").read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    (src,) = [s for s in cells if s.lstrip().startswith("class Bloque(nn.Module):")]
+    ns = {"torch": torch, "nn": nn}
+    exec(src, ns)
+    return ns["Bloque"]
+
+
+@pytest.mark.parametrize("norm", ["post", "pre", "sandwich"])
+def test_notebook_block_equals_helper_block(norm):
+    Bloque = _notebook_block_class()
+    torch.manual_seed(0)
+    helper = blocks.Block(32, 4, 64, 0.1, norm=norm)
+    visible = Bloque(32, 4, 64, 0.1, norm=norm)
+    visible.load_state_dict(helper.state_dict())  # same names, same shapes
+    x = torch.randn(2, 6, 32)
+    for mode in ("eval", "train"):
+        getattr(helper, mode)(), getattr(visible, mode)()
+        torch.manual_seed(3)
+        a = helper(x, blocks.causal_mask(6))
+        torch.manual_seed(3)
+        b = visible(x, blocks.causal_mask(6))
+        assert torch.allclose(a, b, atol=1e-6), f"{norm}, {mode}"
