@@ -7,11 +7,12 @@ NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-ti
 # Stored outputs are written with one thread; nbval checks them under other counts too.
 THREADS ?= 1
 
-.PHONY: help install lab test lint unit nbval test-threads execute lock clean
+.PHONY: help install lab test lint test-threads test-browser execute lock clean
 
 help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
 	@echo "make test     crea .venv, instala y corre ruff, los tests y nbval sobre cada notebook"
+	@echo "make test-browser  prueba los widgets del notebook 03 en JupyterLab + Chromium"
 	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas"
 
 $(STAMP): pyproject.toml constraints.txt
@@ -31,11 +32,18 @@ lint: install
 
 # One pytest run: unit tests, the notebook hygiene test and strict nbval over every notebook.
 test: lint
-	OMP_NUM_THREADS=$(THREADS) $(BIN)/pytest tests notebooks $(NBVAL)
+	OMP_NUM_THREADS=$(THREADS) $(BIN)/pytest tests notebooks --ignore=tests/browser $(NBVAL)
 
 # The notebooks alone, under several thread counts (stored outputs must not change).
 test-threads: install
 	for n in 1 2 4; do OMP_NUM_THREADS=$$n $(BIN)/pytest -q notebooks $(NBVAL) || exit 1; done
+
+# Notebook 03's widgets in a real JupyterLab + Debian's Chromium (installed with apt-get if missing).
+test-browser: install
+	@test -x /usr/bin/chromium || { echo "installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,browser]'
+	$(BIN)/pytest tests/browser -v
 
 # Re-run notebooks top to bottom in a fresh kernel and store their outputs.
 # make execute NB=notebooks/01_ffn.ipynb   (default: all of them)

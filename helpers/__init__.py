@@ -1,5 +1,5 @@
 """Helpers for lesson 6 (FFN, residual stream, LayerNorm): plumbing the notebooks import."""
 
-from . import blocks, params, plots, probes, toydata, training
+from . import blocks, layernorm, params, plots, probes, toydata, training, widgets
 
-__all__ = ["blocks", "params", "plots", "probes", "toydata", "training"]
+__all__ = ["blocks", "layernorm", "params", "plots", "probes", "toydata", "training", "widgets"]

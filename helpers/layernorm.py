@@ -1,0 +1,134 @@
+"""LayerNorm step by step as pure functions (float64): what notebook 03's widgets show and tests check."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
+
+
+class InvalidInput(ValueError):
+    """Input a learner typed that cannot be normalized; the message is Spanish, meant to be shown as is."""
+
+
+def parse_numbers(texts, n: int = 4) -> list[float]:
+    """Read ``n`` numbers typed by a learner (comma or dot decimals); InvalidInput says what is wrong."""
+    texts = list(texts)
+    if len(texts) != n:
+        raise InvalidInput(f"Esperaba {n} números; recibí {len(texts)}.")
+    values = []
+    for i, text in enumerate(texts, start=1):
+        s = str(text).strip().replace(",", ".")
+        if not s:
+            raise InvalidInput(f"El número {i} está vacío: escribí un número (por ejemplo 2 o 0,5).")
+        try:
+            v = float(s)
+        except ValueError:
+            raise InvalidInput(f"«{text}» (número {i}) no es un número: usá dígitos, con punto o coma "
+                               "para los decimales.") from None
+        values.append(check_value(v, i))
+    return values
+
+
+def check_value(v: float, i: int) -> float:
+    """``v`` if it is a finite number of reasonable size, else InvalidInput naming position ``i``."""
+    if not math.isfinite(v):
+        raise InvalidInput(f"El número {i} no es finito ({v}): usá un número común.")
+    if abs(v) > MAX_ABS:
+        raise InvalidInput(f"El número {i} es demasiado grande ({v:.3g}): usá valores entre −1e15 y 1e15, "
+                           "más allá sus cuadrados pierden precisión.")
+    return float(v)
+
+
+@dataclass(frozen=True)
+class LayerNormSteps:
+    """Every intermediate of LayerNorm on one token."""
+
+    x: list[float]
+    mean: float
+    centered: list[float]
+    squared: list[float]
+    var: float
+    std: float            # sqrt(var), the number a learner computes by hand
+    denom: float          # sqrt(var + eps), what LayerNorm divides by
+    normalized: list[float]
+    gamma: list[float]
+    beta: list[float]
+    output: list[float]
+    eps: float
+
+    @property
+    def constant(self) -> bool:
+        """All numbers equal: σ = 0, only ε keeps the division finite."""
+        return self.var == 0.0
+
+    def message(self) -> str:
+        """A Spanish sentence for the unusual case, empty otherwise."""
+        if self.constant:
+            return (f"Los {len(self.x)} números son iguales: σ = 0. Sin ε dividiríamos 0 entre 0; con "
+                    f"ε = {self.eps:g}, x̂ = 0 / √ε = 0 en todos.")
+        return ""
+
+
+def _vector(values, name: str, n: int | None = None) -> list[float]:
+    try:
+        out = [float(v) for v in values]
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{name} debe ser una lista de números; recibí {values!r}") from None
+    if not out:
+        raise InvalidInput(f"{name} está vacío: necesito al menos un número.")
+    if n is not None and len(out) != n:
+        raise InvalidInput(f"{name} debe tener {n} números, uno por dimensión; tiene {len(out)}.")
+    return [check_value(v, i) for i, v in enumerate(out, start=1)]
+
+
+def layer_norm_steps(x, gamma=None, beta=None, eps: float = 1e-5) -> LayerNormSteps:
+    """LayerNorm of one token, keeping each step; biased variance (divide by n), like nn.LayerNorm."""
+    x = _vector(x, "x")
+    n = len(x)
+    gamma = [1.0] * n if gamma is None else _vector(gamma, "γ", n)
+    beta = [0.0] * n if beta is None else _vector(beta, "β", n)
+    if not (isinstance(eps, (int, float)) and eps > 0):
+        raise InvalidInput(f"ε debe ser un número positivo; recibí {eps!r}")
+    mean = math.fsum(x) / n
+    centered = [v - mean for v in x]
+    squared = [c * c for c in centered]
+    var = math.fsum(squared) / n
+    denom = math.sqrt(var + eps)
+    normalized = [c / denom for c in centered]
+    output = [g * v + b for g, v, b in zip(gamma, normalized, beta)]
+    return LayerNormSteps(x, mean, centered, squared, var, math.sqrt(var), denom, normalized,
+                          gamma, beta, output, eps)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One screen of the 'Siguiente paso' walkthrough."""
+
+    title: str
+    values: list[float]
+    text: str
+    digits: int = 3
+
+
+def residual_layernorm_walkthrough(x, sublayer, gamma, beta, eps: float = 1e-5) -> list[Step]:
+    """Residual + LayerNorm on one token, one step at a time (post-norm: LN(x + F(x)))."""
+    x = _vector(x, "x")
+    f = _vector(sublayer, "F(x)", len(x))
+    total = [a + b for a, b in zip(x, f)]
+    s = layer_norm_steps(total, gamma, beta, eps)
+    fmt = ", ".join
+    return [
+        Step("1. Entrada x", x, "El vector del token que entra a la subcapa."),
+        Step("2. Salida de la subcapa F(x)", f, "Lo que calculó la atención: una corrección, no un reemplazo."),
+        Step("3. Suma residual x + F(x)", total, "Sumamos número a número: " + fmt(
+            f"{a:.2f} {'+' if b >= 0 else '−'} {abs(b):.2f} = {a + b:.2f}" for a, b in zip(x, f)) + "."),
+        Step("4. Media μ", [s.mean],
+             f"μ = ({' + '.join(f'{v:.2f}' for v in total)}) / {len(x)} = {s.mean:.4f}.", digits=4),
+        Step("5. Centrado x − μ", s.centered, "Restamos la media: ahora el vector tiene media 0."),
+        Step("6. Dividido por σ", s.normalized,
+             f"σ = √(varianza + ε) = √({s.var:.4f} + {eps:g}) = {s.denom:.4f}. Ahora el desvío es 1."),
+        Step("7. γ ⊙ x̂ + β", s.output, "Escalamos con γ = [" + fmt(f"{g:g}" for g in s.gamma)
+             + "] y corremos con β = [" + fmt(f"{b:g}" for b in s.beta) + "]: la salida de LayerNorm."),
+    ]
