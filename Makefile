@@ -7,7 +7,7 @@ NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-ti
 # Stored outputs are written with one thread; nbval checks them under other counts too.
 THREADS ?= 1
 
-.PHONY: help install lab test lint test-threads test-browser execute lock clean
+.PHONY: help install lab test lint test-threads test-browser bench sweep execute lock clean
 
 help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
@@ -28,7 +28,7 @@ lab: install
 	$(BIN)/jupyter lab --notebook-dir=notebooks
 
 lint: install
-	$(BIN)/ruff check helpers tests notebooks
+	$(BIN)/ruff check helpers tests notebooks benchmarks
 
 # One pytest run: unit tests, the notebook hygiene test and strict nbval over every notebook.
 test: lint
@@ -44,6 +44,14 @@ test-browser: install
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,browser]'
 	$(BIN)/pytest tests/browser -v
+
+# The experiment engine against the seed-style loop (notebook 05), on this machine, now.
+bench: install
+	$(BIN)/python benchmarks/bench_engine.py
+
+# Regenerate notebook 05's full sweep (helpers/data/norm_sweep.json), about 15 minutes on 2 cores.
+sweep: install
+	OMP_NUM_THREADS=2 $(BIN)/python -m helpers.sweep
 
 # Re-run notebooks top to bottom in a fresh kernel and store their outputs.
 # make execute NB=notebooks/01_ffn.ipynb   (default: all of them)

@@ -1,5 +1,6 @@
 """Helpers for lesson 6 (FFN, residual stream, LayerNorm): plumbing the notebooks import."""
 
-from . import blocks, layernorm, params, plots, probes, toydata, training, widgets
+from . import blocks, check_env, engine, layernorm, params, plots, probes, sweep, toydata, training, widgets
 
-__all__ = ["blocks", "layernorm", "params", "plots", "probes", "toydata", "training", "widgets"]
+__all__ = ["blocks", "check_env", "engine", "layernorm", "params", "plots", "probes", "sweep", "toydata",
+           "training", "widgets"]

@@ -22,3 +22,15 @@ def spiral(n: int, seed: int = 0, noise: float = 0.03) -> tuple[torch.Tensor, to
     angle = t + y * math.pi  # the second arm is the first one rotated half a turn
     x = torch.stack([r * torch.cos(angle), r * torch.sin(angle)], dim=1)
     return x + noise * torch.randn(n, 2, generator=g), y
+
+
+def count_task(n: int, generator: torch.Generator | None = None, length: int = 10) -> tuple[torch.Tensor, torch.Tensor]:
+    """Notebook 05's task: ``length`` random digits; each token's label is how many *other* tokens share
+    its digit. ``x`` (n, length) ints in 0..9, ``y`` the same shape in 0..length-1."""
+    n = positive_int(n, "n")
+    length = positive_int(length, "length")
+    if generator is not None and not isinstance(generator, torch.Generator):
+        raise TypeError(f"generator debe ser un torch.Generator o None; recibí {type(generator).__name__}")
+    x = torch.randint(0, 10, (n, length), generator=generator)
+    y = (x[:, :, None] == x[:, None, :]).sum(-1) - 1
+    return x, y

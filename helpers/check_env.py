@@ -1,0 +1,103 @@
+"""Environment check a learner can run when something fails: `python -m helpers.check_env`
+(or, in a notebook cell, `helpers.check_env.main()`). Messages in Spanish; the supported ranges come
+from this package's own metadata (pyproject.toml), so they are written once."""
+
+from __future__ import annotations
+
+import importlib.util
+import platform
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+
+from packaging.requirements import Requirement
+from packaging.version import Version
+
+DIST = "leccion06-helpers"
+CHECKED = ("torch", "numpy", "matplotlib", "ipywidgets", "ipython")
+
+
+@dataclass(frozen=True)
+class Finding:
+    name: str
+    ok: bool
+    message: str
+
+
+def supported_ranges() -> dict[str, Requirement]:
+    """The dependency ranges of the installed package, by lower-case name."""
+    reqs = [Requirement(r) for r in metadata.requires(DIST) or []]
+    return {r.name.lower(): r for r in reqs if not r.marker}
+
+
+def check_versions(installed: dict[str, str | None], python: str, ranges: dict[str, Requirement],
+                   requires_python: str) -> list[Finding]:
+    """Pure check of versions against ranges (``None``: not installed)."""
+    from packaging.specifiers import SpecifierSet
+
+    found = []
+    ok_py = Version(python) in SpecifierSet(requires_python)
+    found.append(Finding("python", ok_py, f"Python {python}" + ("" if ok_py else
+                         f": la serie necesita Python {requires_python}. En Colab no pasa; en tu máquina "
+                         "instalá un Python más nuevo y corré `make lab` de nuevo.")))
+    for name in CHECKED:
+        req, ver = ranges.get(name), installed.get(name)
+        if ver is None:
+            found.append(Finding(name, False, f"{name} no está instalado: en tu máquina corré `make lab`; "
+                                              f"en Colab, reiniciá el entorno y corré la primera celda."))
+        elif req is not None and not req.specifier.contains(Version(ver), prereleases=True):
+            found.append(Finding(name, False, f"{name} {ver} está fuera de lo que la serie probó ({req.specifier})"
+                                              f": instalá una versión dentro de ese rango (`make lab` lo hace)."))
+        else:
+            found.append(Finding(name, True, f"{name} {ver}"))
+    return found
+
+
+def widgets_can_render() -> Finding:
+    """Whether a widget shown from this process can appear: a Jupyter kernel, and a front end that knows them."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return Finding("widgets", False, "No hay IPython: los widgets solo se ven dentro de un notebook.")
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return Finding("widgets", False, "Esto no corre dentro de un notebook: los sliders del notebook 03 "
+                                         "solo se ven en JupyterLab o Colab (los cálculos igual funcionan).")
+    if "google.colab" in sys.modules:
+        return Finding("widgets", True, "Colab: los widgets básicos de ipywidgets se ven sin hacer nada.")
+    if importlib.util.find_spec("jupyterlab_widgets") is None:
+        return Finding("widgets", False, "Falta jupyterlab_widgets: JupyterLab mostraría el texto "
+                                         "'VBox(...)' en vez del widget. `make lab` lo instala.")
+    return Finding("widgets", True, "kernel de Jupyter con jupyterlab_widgets: los widgets deberían verse.")
+
+
+def check() -> list[Finding]:
+    """Every finding for this Python process."""
+    installed = {}
+    for name in CHECKED:
+        try:
+            installed[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed[name] = None
+    try:
+        ranges = supported_ranges()
+        requires_python = metadata.metadata(DIST)["Requires-Python"] or ">=3"
+    except metadata.PackageNotFoundError:
+        return [Finding("helpers", False, "helpers no está instalado como paquete: corré `make lab` "
+                                          "(o la primera celda del notebook en Colab).")]
+    found = check_versions(installed, platform.python_version(), ranges, requires_python)
+    return found + [widgets_can_render()]
+
+
+def main() -> int:
+    """Print the report; return 0 if everything is fine, 1 otherwise."""
+    found = check()
+    for f in found:
+        print(("✔ " if f.ok else "✘ ") + f.message)
+    bad = [f for f in found if not f.ok]
+    print("Todo en orden." if not bad else f"{len(bad)} problema(s): mirá «Si algo falla» en el README.")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,266 @@
+"""Notebook 05's experiment engine: many independent training runs of the toy task at once.
+
+Runs that share an architecture (placement, depth, sizes) are trained together as one batched model:
+every weight gets a leading run axis, the attention and FFN become batched matmuls (bmm), and one Adam
+step (torch.optim.Adam's formula, with a learning rate per run) updates them all. Each run keeps its own
+initialization (the seed's nn.TransformerEncoder under ``torch.manual_seed(seed)``), its own data stream
+and its own warmup, so its numbers match training it alone with the plain loop (``train_reference``) to
+float tolerance; tests/test_engine.py checks that.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ._checks import non_negative_int, one_of, positive_int
+from .toydata import count_task
+
+PLACEMENTS = ("post", "pre")
+BATCH = 64
+BETAS = (0.9, 0.98)
+ADAM_EPS = 1e-8
+CHUNK = 16  # runs trained together in one batched model (measured sweet spot on 2 cores)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One training run: architecture, initialization seed, data stream and learning-rate schedule."""
+
+    norm: str = "post"
+    n_layers: int = 12
+    seed: int = 0          # initialization: torch.manual_seed(seed) before building the stack
+    data_seed: int = 1     # the run's own stream of training batches
+    warmup: int = 0        # linear warmup steps (0: constant learning rate)
+    lr: float = 1e-3
+    d_model: int = 32
+    n_heads: int = 4
+    d_ff: int = 128
+
+    def __post_init__(self):
+        one_of(self.norm, "norm", PLACEMENTS)
+        positive_int(self.n_layers, "n_layers (la profundidad)")
+        non_negative_int(self.seed, "seed")
+        non_negative_int(self.data_seed, "data_seed")
+        non_negative_int(self.warmup, "warmup")
+        positive_int(self.d_model, "d_model")
+        positive_int(self.n_heads, "n_heads")
+        positive_int(self.d_ff, "d_ff")
+        if self.d_model % self.n_heads:
+            raise ValueError(f"d_model={self.d_model} no es divisible por n_heads={self.n_heads}: cada cabeza "
+                             f"necesita d_model / n_heads números enteros")
+        if not (isinstance(self.lr, float) and self.lr > 0):
+            raise ValueError(f"lr debe ser un float positivo; recibí {self.lr!r}")
+
+    @property
+    def arch(self) -> tuple:
+        return (self.norm, self.n_layers, self.d_model, self.n_heads, self.d_ff)
+
+    def lr_at(self, step: int) -> float:
+        """Learning rate of optimizer step ``step`` (1-based): linear warmup, then constant."""
+        return self.lr * min(1.0, step / self.warmup) if self.warmup else self.lr
+
+
+def stack(run: Run) -> nn.Sequential:
+    """The seed's model: Embedding(10, d) → nn.TransformerEncoder (cloned layers, final LN for pre) → Linear."""
+    torch.manual_seed(run.seed)
+    layer = nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
+                                       norm_first=run.norm == "pre")
+    enc = nn.TransformerEncoder(layer, run.n_layers, enable_nested_tensor=False,
+                                norm=nn.LayerNorm(run.d_model) if run.norm == "pre" else None)
+    return nn.Sequential(nn.Embedding(10, run.d_model), enc, nn.Linear(run.d_model, 10))
+
+
+def accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Fraction of tokens whose argmax equals the label, over the last two axes (one value per run)."""
+    return (logits.argmax(-1) == y).float().flatten(-2).mean(-1)
+
+
+@dataclass
+class History:
+    """What one run measured: held-out accuracy at each evaluation step, training loss at each step."""
+
+    run: Run
+    steps: list[int] = field(default_factory=list)
+    acc: list[float] = field(default_factory=list)
+    loss: list[float] = field(default_factory=list)
+
+    def escape_step(self, threshold: float = 0.6) -> int | None:
+        """First evaluation step with accuracy >= threshold (leaving the plateau), None if never."""
+        return next((s for s, a in zip(self.steps, self.acc) if a >= threshold), None)
+
+
+def train_reference(run: Run, steps: int, eval_set: tuple, eval_every: int = 25) -> History:
+    """The plain loop, one model at a time: nn.TransformerEncoder + torch.optim.Adam (the yardstick)."""
+    steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
+    model = stack(run)
+    opt = torch.optim.Adam(model.parameters(), lr=run.lr, betas=BETAS, eps=ADAM_EPS)
+    gen = torch.Generator().manual_seed(run.data_seed)
+    hist = History(run)
+    ex, ey = eval_set
+    for step in range(1, steps + 1):
+        for group in opt.param_groups:
+            group["lr"] = run.lr_at(step)
+        x, y = count_task(BATCH, gen)
+        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        hist.loss.append(loss.item())
+        if step % eval_every == 0 or step == steps:
+            with torch.no_grad():
+                hist.steps.append(step)
+                hist.acc.append(accuracy(model(ex), ey).item())
+    return hist
+
+
+class BatchedStack:
+    """R runs of one architecture as stacked tensors; forward is batched over the run axis."""
+
+    def __init__(self, runs: Sequence[Run]):
+        self.runs = list(runs)
+        archs = {r.arch for r in self.runs}
+        if len(archs) != 1:
+            raise ValueError(f"BatchedStack junta corridas de una sola arquitectura; recibí {sorted(archs)}")
+        self.norm, self.L, self.d, self.h, self.d_ff = archs.pop()
+        models = [stack(r) for r in self.runs]
+
+        def st(get):  # stack one tensor of every run along a new leading axis
+            return torch.stack([get(m).detach() for m in models]).contiguous().requires_grad_(True)
+
+        self.emb = st(lambda m: m[0].weight)                                      # (R, 10, d)
+        self.layers = []
+        for i in range(self.L):
+            def lay(m, i=i):
+                return m[1].layers[i]
+            self.layers.append({
+                "w_qkv": st(lambda m: lay(m).self_attn.in_proj_weight.T),         # (R, d, 3d)
+                "b_qkv": st(lambda m: lay(m).self_attn.in_proj_bias),             # (R, 3d)
+                "w_o": st(lambda m: lay(m).self_attn.out_proj.weight.T),          # (R, d, d)
+                "b_o": st(lambda m: lay(m).self_attn.out_proj.bias),
+                "w_1": st(lambda m: lay(m).linear1.weight.T),                     # (R, d, d_ff)
+                "b_1": st(lambda m: lay(m).linear1.bias),
+                "w_2": st(lambda m: lay(m).linear2.weight.T),                     # (R, d_ff, d)
+                "b_2": st(lambda m: lay(m).linear2.bias),
+                "g_1": st(lambda m: lay(m).norm1.weight), "n_1": st(lambda m: lay(m).norm1.bias),
+                "g_2": st(lambda m: lay(m).norm2.weight), "n_2": st(lambda m: lay(m).norm2.bias),
+            })
+        self.final = (st(lambda m: m[1].norm.weight), st(lambda m: m[1].norm.bias)) if self.norm == "pre" else ()
+        self.w_out = st(lambda m: m[2].weight.T)                                  # (R, d, 10)
+        self.b_out = st(lambda m: m[2].bias)
+
+    def parameters(self) -> list[torch.Tensor]:
+        ps = [self.emb] + [p for layer in self.layers for p in layer.values()]
+        return ps + list(self.final) + [self.w_out, self.b_out]
+
+    @staticmethod
+    def _ln(x, g, b):  # LayerNorm over d with a weight and bias per run: x (R, N, d), g (R, d)
+        return F.layer_norm(x, x.shape[-1:], eps=1e-5) * g[:, None] + b[:, None]
+
+    def _attention(self, x, p, B, T):
+        R, H, dh = x.shape[0], self.h, self.d // self.h
+        qkv = torch.baddbmm(p["b_qkv"][:, None], x, p["w_qkv"])                 # (R, B*T, 3d)
+        q, k, v = qkv.view(R * B, T, 3, H, dh).permute(2, 0, 3, 1, 4)            # each (R*B, H, T, dh)
+        a = F.scaled_dot_product_attention(q, k, v)                              # (R*B, H, T, dh)
+        a = a.transpose(1, 2).reshape(R, B * T, self.d)
+        return torch.baddbmm(p["b_o"][:, None], a, p["w_o"])
+
+    def _ffn(self, x, p):
+        return torch.baddbmm(p["b_2"][:, None], F.relu(torch.baddbmm(p["b_1"][:, None], x, p["w_1"])), p["w_2"])
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """x: (R, B, T) digits → logits (R, B, T, 10)."""
+        R, B, T = x.shape
+        h = torch.gather(self.emb, 1, x.reshape(R, B * T, 1).expand(R, B * T, self.d))  # (R, B*T, d)
+        for p in self.layers:
+            if self.norm == "post":
+                h = self._ln(h + self._attention(h, p, B, T), p["g_1"], p["n_1"])
+                h = self._ln(h + self._ffn(h, p), p["g_2"], p["n_2"])
+            else:
+                h = h + self._attention(self._ln(h, p["g_1"], p["n_1"]), p, B, T)
+                h = h + self._ffn(self._ln(h, p["g_2"], p["n_2"]), p)
+        if self.final:
+            h = self._ln(h, *self.final)
+        return torch.baddbmm(self.b_out[:, None], h, self.w_out).view(R, B, T, 10)
+
+
+class BatchedAdam:
+    """torch.optim.Adam's update (same formula, same order of operations) with one learning rate per run."""
+
+    def __init__(self, params: list[torch.Tensor]):
+        self.params = params
+        self.m = [torch.zeros_like(p) for p in params]
+        self.v = [torch.zeros_like(p) for p in params]
+        self.t = 0
+
+    @torch.no_grad()
+    def step(self, lr: torch.Tensor) -> None:
+        """lr: (R,) learning rates for this step."""
+        self.t += 1
+        b1, b2 = BETAS
+        bc1, bc2 = 1 - b1**self.t, 1 - b2**self.t
+        grads = [p.grad for p in self.params]
+        torch._foreach_lerp_(self.m, grads, 1 - b1)
+        torch._foreach_mul_(self.v, b2)
+        torch._foreach_addcmul_(self.v, grads, grads, 1 - b2)
+        denom = torch._foreach_sqrt(self.v)
+        torch._foreach_div_(denom, math.sqrt(bc2))
+        torch._foreach_add_(denom, ADAM_EPS)
+        for p, m, d in zip(self.params, self.m, denom):
+            step_size = (lr / bc1).view(-1, *([1] * (p.dim() - 1)))
+            p.addcdiv_(m * step_size, d, value=-1.0)
+        for p in self.params:
+            p.grad = None
+
+
+def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int = 25,
+               progress: Callable[[str], None] | None = None) -> list[History]:
+    """Train every run for ``steps`` steps; runs of one architecture share each batched step.
+    Returns one History per run, in the order given."""
+    runs = list(runs)
+    if not runs:
+        raise ValueError("train_many: no recibí ninguna corrida")
+    for r in runs:
+        if not isinstance(r, Run):
+            raise TypeError(f"train_many espera objetos Run; recibí {type(r).__name__}")
+    steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
+    ex, ey = eval_set
+    hists = {i: History(r) for i, r in enumerate(runs)}
+    groups: dict[tuple, list[int]] = {}
+    for i, r in enumerate(runs):
+        groups.setdefault(r.arch, []).append(i)
+    # chunks of at most CHUNK runs: past ~16 the batched matmuls stop getting faster per run here
+    groups = {(arch, c): idx[c:c + CHUNK] for arch, idx in groups.items() for c in range(0, len(idx), CHUNK)}
+    for g, ((arch, _), idx) in enumerate(groups.items(), start=1):
+        t0 = time.perf_counter()
+        group = [runs[i] for i in idx]
+        model = BatchedStack(group)
+        opt = BatchedAdam(model.parameters())
+        gens = [torch.Generator().manual_seed(r.data_seed) for r in group]
+        for step in range(1, steps + 1):
+            batches = [count_task(BATCH, gen) for gen in gens]
+            x = torch.stack([b[0] for b in batches])
+            y = torch.stack([b[1] for b in batches])
+            logits = model.forward(x)
+            # sum over runs of each run's mean loss: every run gets exactly its own gradient
+            losses = F.cross_entropy(logits.flatten(0, 2), y.flatten(), reduction="none").view(len(group), -1).mean(1)
+            losses.sum().backward()
+            opt.step(torch.tensor([r.lr_at(step) for r in group]))
+            for i, loss in zip(idx, losses.tolist()):
+                hists[i].loss.append(loss)
+            if step % eval_every == 0 or step == steps:
+                with torch.no_grad():
+                    accs = accuracy(model.forward(ex.expand(len(group), *ex.shape)), ey).tolist()
+                for i, a in zip(idx, accs):
+                    hists[i].steps.append(step)
+                    hists[i].acc.append(a)
+        if progress:
+            progress(f"grupo {g}/{len(groups)} ({arch[0]}-norm, {arch[1]} capas, {len(idx)} corridas): "
+                     f"{steps} pasos en {time.perf_counter() - t0:.0f} s")
+    return [hists[i] for i in range(len(runs))]

@@ -1,0 +1,98 @@
+"""helpers.engine: same numbers as the plain loop, clear errors, and the committed sweep reproduces."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from helpers import engine, sweep
+from helpers.toydata import count_task
+
+
+def test_count_task_labels():
+    x = torch.tensor([[1, 2, 1, 3, 1, 0, 0, 9, 8, 7]])
+    g = torch.Generator().manual_seed(0)
+    assert count_task(3, g)[0].shape == (3, 10)
+    xs = x
+    y = (xs[:, :, None] == xs[:, None, :]).sum(-1) - 1
+    assert y.tolist() == [[2, 0, 2, 0, 2, 1, 1, 0, 0, 0]]
+    a = count_task(5, torch.Generator().manual_seed(4))
+    b = count_task(5, torch.Generator().manual_seed(4))
+    assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
+    with pytest.raises(TypeError, match="torch.Generator"):
+        count_task(3, generator=4)
+
+
+def test_engine_matches_plain_loop():
+    """Three runs of two architectures, one with warmup, trained together = each trained alone."""
+    ev = count_task(300, torch.Generator().manual_seed(7))
+    runs = [engine.Run("post", 3, seed=0), engine.Run("post", 3, seed=1, warmup=10),
+            engine.Run("pre", 2, seed=2, data_seed=5)]
+    together = engine.train_many(runs, 30, ev, eval_every=10)
+    for run, hist in zip(runs, together):
+        alone = engine.train_reference(run, 30, ev, eval_every=10)
+        assert hist.steps == alone.steps == [10, 20, 30]
+        assert hist.loss == pytest.approx(alone.loss, abs=1e-5)
+        assert hist.acc == pytest.approx(alone.acc, abs=1e-3)
+
+
+def test_engine_parameters_match_after_training():
+    run = engine.Run("pre", 2, seed=3)
+    ev = count_task(50, torch.Generator().manual_seed(1))
+    batched = engine.BatchedStack([run])
+    opt = engine.BatchedAdam(batched.parameters())
+    ref = engine.stack(run)
+    ref_opt = torch.optim.Adam(ref.parameters(), lr=run.lr, betas=engine.BETAS)
+    g1, g2 = torch.Generator().manual_seed(9), torch.Generator().manual_seed(9)
+    for _ in range(5):
+        x, y = count_task(engine.BATCH, g1)
+        torch.nn.functional.cross_entropy(batched.forward(x[None]).flatten(0, 2), y.flatten()).backward()
+        opt.step(torch.tensor([run.lr]))
+        x, y = count_task(engine.BATCH, g2)
+        ref_opt.zero_grad()
+        torch.nn.functional.cross_entropy(ref(x).flatten(0, 1), y.flatten()).backward()
+        ref_opt.step()
+    assert torch.allclose(batched.layers[1]["w_1"][0], ref[1].layers[1].linear1.weight.T, atol=1e-5)
+    assert torch.allclose(batched.forward(ev[0][None])[0], ref(ev[0]), atol=1e-4)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"norm": "sandwich"}, "norm debe ser uno de 'post', 'pre'"),
+    ({"n_layers": 0}, "n_layers \\(la profundidad\\) debe ser un entero positivo"),
+    ({"d_model": 30, "n_heads": 4}, "d_model=30 no es divisible por n_heads=4"),
+    ({"warmup": -5}, "warmup debe ser un entero >= 0"),
+    ({"lr": 0.0}, "lr debe ser un float positivo"),
+])
+def test_run_bad_input(kwargs, words):
+    with pytest.raises((ValueError, TypeError), match=words):
+        engine.Run(**kwargs)
+
+
+def test_train_many_bad_input():
+    ev = count_task(10)
+    with pytest.raises(ValueError, match="ninguna corrida"):
+        engine.train_many([], 5, ev)
+    with pytest.raises(TypeError, match="objetos Run"):
+        engine.train_many(["post"], 5, ev)
+    with pytest.raises(ValueError, match="steps debe ser un entero positivo"):
+        engine.train_many([engine.Run()], 0, ev)
+    with pytest.raises(ValueError, match="una sola arquitectura"):
+        engine.BatchedStack([engine.Run("post", 2), engine.Run("pre", 2)])
+
+
+def test_warmup_schedule_and_escape_step():
+    r = engine.Run(warmup=100)
+    assert [r.lr_at(s) for s in (1, 50, 100, 500)] == pytest.approx([1e-5, 5e-4, 1e-3, 1e-3])
+    assert engine.Run().lr_at(1) == 1e-3
+    h = engine.History(r, steps=[25, 50, 75], acc=[0.39, 0.61, 0.9])
+    assert h.escape_step() == 50 and h.escape_step(0.95) is None
+
+
+def test_committed_sweep_reproduces_one_slice():
+    """Regenerate the start of the 6-layer slice with the engine: it must match the committed file."""
+    committed = sweep.load()["slices"]["depth6"]
+    fresh = sweep.run_slice("depth6", steps=100, progress=None)
+    for old, new in zip(committed, fresh, strict=True):
+        assert (old["norm"], old["seed"]) == (new["norm"], new["seed"])
+        assert new["steps"] == old["steps"][:4] == [25, 50, 75, 100]
+        assert new["acc"] == pytest.approx(old["acc"][:4], abs=0.01)
