@@ -101,3 +101,17 @@ def test_no_notebook_downloads_or_upgrades():
         for cell in code_cells(load(path)):
             m = bad.search(source(cell))
             assert not m, f"{path.name}: a cell downloads or upgrades something ({m.group(0)!r})"
+
+
+MARKERS = {"NBVAL_IGNORE_OUTPUT", "NBVAL_SKIP", "NBVAL_CHECK_OUTPUT", "NBVAL_RAISES_EXCEPTION"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_nbval_markers_are_exact(path):
+    """nbval honours a marker only when the comment is exactly its name: '# NBVAL_IGNORE_OUTPUT (why)'
+    is silently ignored. Put the reason on the next line."""
+    for i, cell in enumerate(code_cells(load(path)), start=1):
+        for line in source(cell).splitlines():
+            comment = line.strip().lstrip("#").strip()
+            if line.strip().startswith("#") and "NBVAL" in comment:
+                assert comment in MARKERS, f"{path.name}, code cell {i}: {line.strip()!r} is not an exact nbval marker"

@@ -16,9 +16,9 @@ COLAB = {"python": "3.13", "torch": "2.11.0", "numpy": "2.1.0", "matplotlib": "3
          "ipywidgets": "7.7.1", "ipython": "7.34.0", "ipykernel": "6.17.1"}
 
 
-def pins() -> dict[str, Version]:
+def pins(path: str = "constraints.txt") -> dict[str, Version]:
     out = {}
-    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / path).read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             name, _, version = line.partition("==")
@@ -38,9 +38,10 @@ def test_torch_pin_is_the_cpu_build_on_disk():
     assert pins()["torch"] == Version("2.13.0")
 
 
+@pytest.mark.parametrize("path", ["constraints.txt", "constraints-colab.txt"])
 @pytest.mark.parametrize("extra", [None, "dev"])
-def test_pins_satisfy_pyproject_ranges(extra):
-    p = pins()
+def test_pins_satisfy_pyproject_ranges(extra, path):
+    p = pins(path)
     for req in requirements(extra):
         name = req.name.lower()
         assert name in p, f"{name} is in pyproject but not pinned in constraints.txt (make lock)"
@@ -67,3 +68,12 @@ def test_environment_yml_installs_the_project_with_dev_extras():
     # No package may be listed there by name: the list lives in pyproject only.
     conda_names = {str(d).split("=")[0] for d in env["dependencies"] if isinstance(d, str)}
     assert conda_names <= {"python", "pip"}, f"environment.yml lists packages twice: {conda_names}"
+
+
+def test_compat_environment_pins_colabs_versions():
+    """make test-compat must test what Colab has (and CI's CPU torch, since Colab's build is not installable)."""
+    p = pins("constraints-colab.txt")
+    assert p["torch"] == Version("2.13.0")
+    for name, version in COLAB.items():
+        if name not in ("python", "torch"):
+            assert p[name] == Version(version), f"constraints-colab.txt pins {name}=={p[name]}, Colab has {version}"
