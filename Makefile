@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml constraints.txt
 install: $(STAMP)
 
 lab: install
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 lint: install
 	$(BIN)/ruff check helpers tests notebooks benchmarks
