@@ -6,18 +6,10 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ._checks import non_negative_int, one_of, positive_int
+from ._checks import fraction, heads_divide, non_negative_int, one_of, positive_int
 
 NORMS = ("post", "pre", "sandwich")
 ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU}
-
-
-def _check_heads(d_model: int, n_heads: int) -> None:
-    positive_int(d_model, "d_model")
-    positive_int(n_heads, "n_heads")
-    if d_model % n_heads:
-        raise ValueError(f"d_model={d_model} no es divisible por n_heads={n_heads}: cada cabeza necesita "
-                         f"d_model / n_heads números enteros (probá n_heads que divida a {d_model})")
 
 
 class Block(nn.Module):
@@ -27,12 +19,11 @@ class Block(nn.Module):
     def __init__(self, d_model: int = 512, n_heads: int = 8, d_ff: int = 2048, dropout: float = 0.1,
                  norm: str = "post", activation: str = "relu", bias: bool = True):
         super().__init__()
-        _check_heads(d_model, n_heads)
+        heads_divide(d_model, n_heads)
         positive_int(d_ff, "d_ff")
         one_of(norm, "norm", NORMS)
         one_of(activation, "activation", tuple(ACTIVATIONS))
-        if not (isinstance(dropout, (int, float)) and 0 <= dropout < 1):
-            raise ValueError(f"dropout debe ser un número en [0, 1); recibí {dropout!r}")
+        fraction(dropout, "dropout")
         self.d_model, self.norm = d_model, norm
         self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, bias=bias, batch_first=True)
         self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), ACTIVATIONS[activation](),
@@ -122,7 +113,7 @@ class GPT(nn.Module):
         positive_int(vocab, "vocab")
         positive_int(n_layers, "n_layers")
         non_negative_int(ctx, "ctx")
-        _check_heads(d_model, n_heads)
+        heads_divide(d_model, n_heads)
         self.tok = nn.Embedding(vocab, d_model)
         self.pos = nn.Embedding(ctx, d_model) if ctx else None
         self.blocks = nn.ModuleList(

@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._checks import non_negative_int, one_of, positive_int
+from ._checks import heads_divide, non_negative_int, one_of, positive_float, positive_int
 from .toydata import count_task
 
 PLACEMENTS = ("post", "pre")
@@ -49,14 +49,9 @@ class Run:
         non_negative_int(self.seed, "seed")
         non_negative_int(self.data_seed, "data_seed")
         non_negative_int(self.warmup, "warmup")
-        positive_int(self.d_model, "d_model")
-        positive_int(self.n_heads, "n_heads")
+        heads_divide(self.d_model, self.n_heads)
         positive_int(self.d_ff, "d_ff")
-        if self.d_model % self.n_heads:
-            raise ValueError(f"d_model={self.d_model} no es divisible por n_heads={self.n_heads}: cada cabeza "
-                             f"necesita d_model / n_heads números enteros")
-        if not (isinstance(self.lr, float) and self.lr > 0):
-            raise ValueError(f"lr debe ser un float positivo; recibí {self.lr!r}")
+        positive_float(self.lr, "lr")
 
     @property
     def arch(self) -> tuple:

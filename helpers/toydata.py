@@ -6,15 +6,14 @@ import math
 
 import torch
 
-from ._checks import non_negative_int, positive_int
+from ._checks import fraction, non_negative_int, positive_int
 
 
 def spiral(n: int, seed: int = 0, noise: float = 0.03) -> tuple[torch.Tensor, torch.Tensor]:
     """Two interleaved spirals in 2D: ``x`` (n, 2) float, ``y`` (n,) labels 0/1. Deterministic per seed."""
     n = positive_int(n, "n")
     seed = non_negative_int(seed, "seed")
-    if not (isinstance(noise, (int, float)) and 0 <= noise < 1):
-        raise ValueError(f"noise debe ser un número en [0, 1); recibí {noise!r}")
+    noise = fraction(noise, "noise")
     g = torch.Generator().manual_seed(seed)
     y = torch.randint(0, 2, (n,), generator=g)
     t = torch.rand(n, generator=g) * 3 * math.pi + 0.5  # angle along the arm

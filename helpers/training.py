@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._checks import non_negative_int, positive_int
+from ._checks import non_negative_int, positive_float, positive_int
 
 
 def accuracy(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
@@ -24,8 +24,7 @@ def train_classifier(model: nn.Module, train: tuple, test: tuple, steps: int, lr
     batch = positive_int(batch, "batch")
     eval_every = positive_int(eval_every, "eval_every")
     seed = non_negative_int(seed, "seed")
-    if not (isinstance(lr, float) and lr > 0):
-        raise ValueError(f"lr debe ser un float positivo; recibí {lr!r}")
+    positive_float(lr, "lr")
     (xt, yt), (xs, ys) = train, test
     if len(xt) != len(yt) or len(xs) != len(ys):
         raise ValueError(
