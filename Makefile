@@ -3,22 +3,32 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Colab's versions (constraints-colab.txt) in a second environment, for make test-compat
+# Colab's Python and versions (constraints-colab.txt) in a second environment, for make test-compat
 CVENV  := .venv-compat
 CBIN   := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
+# Colab's Python: python3.13 on PATH (GitHub: setup-python), else pyenv's; or say PY313=/path/to/python3.13
+PY313  ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13; do \
+            "$$p" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null && { echo "$$p"; break; }; done)
+# What Colab's free CPU runtime has (Aug 2026), before the setup cell installs helpers. When Colab moves,
+# edit this line, run `make lock-compat`, then `make test-compat`.
+COLAB_PINS := torch==2.11.0 ipywidgets==7.7.1 ipykernel==6.17.1 ipython==7.34.0 matplotlib==3.10.0 numpy==2.1.3
+# The test tools (pyproject's dev extra, read from there so the list is written once)
+DEV_TOOLS   = $(shell $(PYTHON) -c "import shlex, tomllib; \
+                print(' '.join(map(shlex.quote, tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['dev'])))")
 NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600
 # Stored outputs are written with one thread; nbval checks them under other counts too.
 THREADS ?= 1
 
-.PHONY: help install lab test lint test-threads test-browser test-compat bench sweep execute lock lock-compat clean
+.PHONY: help install lab test lint test-matrix grid-report test-browser test-compat bench sweep execute lock lock-compat clean
 
 help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
 	@echo "make test     crea .venv, instala y corre ruff, los tests y nbval sobre cada notebook"
 	@echo "make test-browser  prueba los widgets del notebook 03 en JupyterLab + Chromium"
-	@echo "make test-compat   todo de nuevo con las versiones de Colab (ipywidgets 7.7.1, IPython 7.34...)"
-	@echo "make test-threads  nbval con OMP_NUM_THREADS=1, 2 y 4"
+	@echo "make test-compat   todo de nuevo con el Python 3.13 y las versiones de Colab (torch 2.11, ipywidgets 7.7.1...)"
+	@echo "make test-matrix   nbval bajo cada CPU: kernels default/avx2/avx512 x 1, 2 y 4 hilos, y el camino de AMD"
+	@echo "make grid-report   ejecuta los notebooks en cada configuración y lista las líneas impresas que cambian"
 	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas"
 
 $(STAMP): pyproject.toml constraints.txt
@@ -40,22 +50,38 @@ lint: install
 test: lint
 	OMP_NUM_THREADS=$(THREADS) $(BIN)/pytest tests notebooks --ignore=tests/browser $(NBVAL)
 
-# The notebooks alone, under several thread counts (stored outputs must not change).
-test-threads: install
-	for n in 1 2 4; do OMP_NUM_THREADS=$$n $(BIN)/pytest -q notebooks $(NBVAL) || exit 1; done
+# The notebooks under every CPU configuration a learner may have (tests/cpu_grid.py says which):
+# kernels default/avx2/avx512 x 1 and 2 threads, 4 threads once, and AMD's MKL/oneDNN path.
+test-matrix: install
+	$(BIN)/python tests/cpu_grid.py nbval
 
-# Every test and notebook again, under Colab's ipywidgets/IPython/ipykernel/matplotlib/numpy.
+# What moves between those configurations: every printed line that differs (ignored cells too).
+# make grid-report NB=notebooks/05_norm_placement.ipynb
+grid-report: install
+	$(BIN)/python tests/cpu_grid.py report $(NB)
+
+# Colab's environment, rebuilt as Colab has it: Python 3.13 with Colab's packages (and the test tools),
+# then helpers installed the way the setup cell does (not editable, no -U, no constraints), which must
+# change none of what was there; then every unit test and notebook against the same stored outputs.
 $(CSTAMP): pyproject.toml constraints-colab.txt
-	$(PYTHON) -m venv $(CVENV)
-	$(CBIN)/python -m pip install -q --upgrade pip
-	$(CBIN)/python -m pip install -q -c constraints-colab.txt -e '.[dev]'
+	@test -n "$(PY313)" || { echo "make test-compat needs Python 3.13, Colab's: pyenv install 3.13, or PY313=/path/to/python3.13"; exit 1; }
+	rm -rf $(CVENV)
+	$(PY313) -m venv $(CVENV)
+	$(CBIN)/python -m pip install -q -c constraints-colab.txt $(COLAB_PINS) $(DEV_TOOLS)
+	$(CBIN)/python -m pip freeze > $(CVENV)/before.txt
+	$(CBIN)/python -m pip install -q .
+	$(CBIN)/python -m pip freeze --exclude leccion06-helpers > $(CVENV)/after.txt
+	@diff $(CVENV)/before.txt $(CVENV)/after.txt || { echo "installing helpers changed Colab's packages (diff above)"; exit 1; }
+	@echo "installing helpers changed none of the $$(wc -l < $(CVENV)/before.txt) packages already there"
 	$(CBIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 
 test-compat: $(CSTAMP)
-	$(CBIN)/python -c "import ipywidgets, IPython, ipykernel, matplotlib, numpy, torch; \
-	  print('compat:', 'ipywidgets', ipywidgets.__version__, 'IPython', IPython.__version__, 'ipykernel', \
-	  ipykernel.__version__, 'matplotlib', matplotlib.__version__, 'numpy', numpy.__version__, 'torch', torch.__version__)"
+	cd /tmp && $(CURDIR)/$(CBIN)/python -c "import sys, ipywidgets, IPython, ipykernel, matplotlib, numpy, torch, helpers; \
+	  print('compat: Python', sys.version.split()[0], 'torch', torch.__version__, 'ipywidgets', ipywidgets.__version__, \
+	  'IPython', IPython.__version__, 'ipykernel', ipykernel.__version__, 'matplotlib', matplotlib.__version__, \
+	  'numpy', numpy.__version__, '| helpers from', helpers.__path__[0]); \
+	  assert 'site-packages' in helpers.__path__[0], 'helpers must be the installed copy, not the checkout'"
 	OMP_NUM_THREADS=$(THREADS) $(CBIN)/pytest tests notebooks --ignore=tests/browser -p no:cacheprovider $(NBVAL)
 
 # Notebook 03's widgets in a real JupyterLab + Debian's Chromium (installed with apt-get if missing).
@@ -88,15 +114,15 @@ lock: install
 	{ echo "# Pinned versions for CI and make (pip -c). Regenerate: make lock. torch==2.13.0 is the CPU build."; \
 	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints.txt
 
-# Re-resolve constraints-colab.txt around Colab's pins (edit COLAB_PINS when Colab moves).
-COLAB_PINS := torch==2.13.0 ipywidgets==7.7.1 ipykernel==6.17.1 ipython==7.34.0 matplotlib==3.10.0 numpy==2.1.0
+# Re-resolve constraints-colab.txt around COLAB_PINS (at the top), with Colab's Python.
 lock-compat:
-	rm -rf $(CVENV) && $(PYTHON) -m venv $(CVENV)
+	@test -n "$(PY313)" || { echo "make lock-compat needs Python 3.13: pyenv install 3.13, or PY313=..."; exit 1; }
+	rm -rf $(CVENV) && $(PY313) -m venv $(CVENV)
 	printf '%s\n' $(COLAB_PINS) > $(CVENV)/pins.txt
-	$(CBIN)/python -m pip install -q -c $(CVENV)/pins.txt -e '.[dev]'
-	{ echo "# Colab's versions (Aug 2026) of ipywidgets, ipykernel, IPython, matplotlib and numpy, with CI's torch;"; \
+	$(CBIN)/python -m pip install -q -c $(CVENV)/pins.txt '.[dev]'
+	{ echo "# Colab's Python 3.13 and its torch, ipywidgets, ipykernel, IPython, matplotlib and numpy (Aug 2026),"; \
 	  echo "# everything else pinned as resolved around them. Used by make test-compat. Regenerate: make lock-compat."; \
-	  $(CBIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints-colab.txt
+	  $(CBIN)/python -m pip freeze --exclude leccion06-helpers; } > constraints-colab.txt
 	rm -rf $(CVENV)
 
 clean:

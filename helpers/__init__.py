@@ -1,6 +1,29 @@
-"""Helpers for lesson 6 (FFN, residual stream, LayerNorm): plumbing the notebooks import."""
+"""Helpers for lesson 6 (FFN, residual stream, LayerNorm): plumbing the notebooks import.
 
-from . import blocks, check_env, engine, layernorm, params, plots, probes, sweep, toydata, training, widgets
+Submodules load on first use (``helpers.plots`` imports matplotlib only then), so that
+``python -m helpers.check_env`` can still speak when torch, matplotlib or ipywidgets is broken.
+"""
+
+from __future__ import annotations
+
+import importlib
 
 __all__ = ["blocks", "check_env", "engine", "layernorm", "params", "plots", "probes", "sweep", "toydata",
            "training", "widgets"]
+
+
+def __getattr__(name: str):
+    if name not in __all__:
+        raise AttributeError(f"module 'helpers' has no attribute {name!r}")
+    try:
+        module = importlib.import_module(f".{name}", __name__)
+    except ImportError as e:
+        raise ImportError(f"helpers.{name} no se pudo cargar porque falta o está roto "
+                          f"{e.name or 'un paquete'} ({e}). Corré `python -m helpers.check_env` "
+                          f"(o `helpers.check_env.main()` en una celda): te dice qué instalar.") from e
+    globals()[name] = module
+    return module
+
+
+def __dir__():
+    return sorted(list(globals()) + __all__)

@@ -4,17 +4,18 @@ from this package's own metadata (pyproject.toml), so they are written once."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import platform
 import sys
 from dataclasses import dataclass
 from importlib import metadata
 
-from packaging.requirements import Requirement
-from packaging.version import Version
-
+# Nothing heavy is imported at module level (not even `packaging`): this check must still speak, in
+# Spanish, when torch, matplotlib, ipywidgets or packaging is missing or broken.
 DIST = "leccion06-helpers"
 CHECKED = ("torch", "numpy", "matplotlib", "ipywidgets", "ipython")
+MODULE = {"ipython": "IPython"}  # distribution name -> import name, where they differ
 
 
 @dataclass(frozen=True)
@@ -22,18 +23,31 @@ class Finding:
     name: str
     ok: bool
     message: str
+    note: bool = False  # information, neither a success nor a problem
 
 
-def supported_ranges() -> dict[str, Requirement]:
+def supported_ranges() -> dict:
     """The dependency ranges of the installed package, by lower-case name."""
+    from packaging.requirements import Requirement
+
     reqs = [Requirement(r) for r in metadata.requires(DIST) or []]
     return {r.name.lower(): r for r in reqs if not r.marker}
 
 
-def check_versions(installed: dict[str, str | None], python: str, ranges: dict[str, Requirement],
+def import_problem(name: str) -> str | None:
+    """None if ``name`` imports; else the first line of the error it raises."""
+    try:
+        importlib.import_module(MODULE.get(name, name))
+    except Exception as e:  # a broken install raises anything: ImportError, OSError, AttributeError...
+        return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".rstrip(": ")
+    return None
+
+
+def check_versions(installed: dict[str, str | None], python: str, ranges: dict,
                    requires_python: str) -> list[Finding]:
     """Pure check of versions against ranges (``None``: not installed)."""
     from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
 
     found = []
     ok_py = Version(python) in SpecifierSet(requires_python)
@@ -57,12 +71,13 @@ def widgets_can_render() -> Finding:
     """Whether a widget shown from this process can appear: a Jupyter kernel, and a front end that knows them."""
     try:
         from IPython import get_ipython
-    except ImportError:
+    except Exception:
         return Finding("widgets", False, "No hay IPython: los widgets solo se ven dentro de un notebook.")
     shell = get_ipython()
     if shell is None or not hasattr(shell, "kernel"):
-        return Finding("widgets", False, "Esto no corre dentro de un notebook: los sliders del notebook 03 "
-                                         "solo se ven en JupyterLab o Colab (los cálculos igual funcionan).")
+        return Finding("widgets", True, "Widgets: se comprueban dentro de un notebook (corré "
+                                        "`helpers.check_env.main()` en una celda); en una terminal no se pueden ver.",
+                       note=True)
     if "google.colab" in sys.modules:
         return Finding("widgets", True, "Colab: los widgets básicos de ipywidgets se ven sin hacer nada.")
     if importlib.util.find_spec("jupyterlab_widgets") is None:
@@ -79,6 +94,9 @@ def check() -> list[Finding]:
             installed[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             installed[name] = None
+    if importlib.util.find_spec("packaging") is None:
+        return [Finding("packaging", False, "Falta el paquete packaging, que helpers necesita: en tu máquina "
+                                            "corré `make lab`; en Colab, `%pip install packaging`.")]
     try:
         ranges = supported_ranges()
         requires_python = metadata.metadata(DIST)["Requires-Python"] or ">=3"
@@ -86,6 +104,15 @@ def check() -> list[Finding]:
         return [Finding("helpers", False, "helpers no está instalado como paquete: corré `make lab` "
                                           "(o la primera celda del notebook en Colab).")]
     found = check_versions(installed, platform.python_version(), ranges, requires_python)
+    for i, f in enumerate(found):
+        problem = installed.get(f.name) and import_problem(f.name)
+        if problem:
+            found[i] = Finding(f.name, False, f"{f.name} {installed[f.name]} está instalado pero no se puede "
+                                              f"importar ({problem}). En tu máquina: `make clean && make lab`; "
+                                              "en Colab: Entorno de ejecución → Reiniciar sesión, y corré "
+                                              "la primera celda de nuevo.")
+    if any(f.name == "ipywidgets" and not f.ok for f in found):
+        return found
     return found + [widgets_can_render()]
 
 
@@ -93,7 +120,7 @@ def main() -> int:
     """Print the report; return 0 if everything is fine, 1 otherwise."""
     found = check()
     for f in found:
-        print(("✔ " if f.ok else "✘ ") + f.message)
+        print(("· " if f.note else "✔ " if f.ok else "✘ ") + f.message)
     bad = [f for f in found if not f.ok]
     print("Todo en orden." if not bad else f"{len(bad)} problema(s): mirá «Si algo falla» en el README.")
     return 1 if bad else 0

@@ -10,7 +10,6 @@ float tolerance; tests/test_engine.py checks that.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -186,7 +185,13 @@ class BatchedStack:
 
 
 class BatchedAdam:
-    """torch.optim.Adam's update (same formula, same order of operations) with one learning rate per run."""
+    """torch.optim.Adam's CPU update with one learning rate per run (leading axis of every parameter).
+
+    The same operations on the same values in the same order as torch's single-tensor Adam (its CPU
+    default): the step size lr / (1 - beta1^t) is computed in float64 and rounded once to float32, as torch
+    rounds its Python-float ``value``. Given the same gradients, the parameters are equal bit for bit
+    (tests/test_engine.py); what differs from the plain loop is the batched forward/backward only.
+    """
 
     def __init__(self, params: list[torch.Tensor]):
         self.params = params
@@ -195,8 +200,8 @@ class BatchedAdam:
         self.t = 0
 
     @torch.no_grad()
-    def step(self, lr: torch.Tensor) -> None:
-        """lr: (R,) learning rates for this step."""
+    def step(self, lr: Sequence[float] | torch.Tensor) -> None:
+        """lr: this step's learning rate of each run, (R,) Python floats or a tensor."""
         self.t += 1
         b1, b2 = BETAS
         bc1, bc2 = 1 - b1**self.t, 1 - b2**self.t
@@ -205,11 +210,11 @@ class BatchedAdam:
         torch._foreach_mul_(self.v, b2)
         torch._foreach_addcmul_(self.v, grads, grads, 1 - b2)
         denom = torch._foreach_sqrt(self.v)
-        torch._foreach_div_(denom, math.sqrt(bc2))
+        torch._foreach_div_(denom, bc2**0.5)
         torch._foreach_add_(denom, ADAM_EPS)
+        neg_step = (-torch.as_tensor(lr, dtype=torch.float64) / bc1).to(self.params[0].dtype)  # (R,)
         for p, m, d in zip(self.params, self.m, denom):
-            step_size = (lr / bc1).view(-1, *([1] * (p.dim() - 1)))
-            p.addcdiv_(m * step_size, d, value=-1.0)
+            p.addcdiv_(m * neg_step.view(-1, *([1] * (p.dim() - 1))), d)
         for p in self.params:
             p.grad = None
 
@@ -246,7 +251,7 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
             # sum over runs of each run's mean loss: every run gets exactly its own gradient
             losses = F.cross_entropy(logits.flatten(0, 2), y.flatten(), reduction="none").view(len(group), -1).mean(1)
             losses.sum().backward()
-            opt.step(torch.tensor([r.lr_at(step) for r in group]))
+            opt.step([r.lr_at(step) for r in group])
             for i, loss in zip(idx, losses.tolist()):
                 hists[i].loss.append(loss)
             if step % eval_every == 0 or step == steps:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
 from packaging.requirements import Requirement
 
 from helpers import check_env
@@ -29,7 +33,34 @@ def test_ranges_come_from_the_installed_package():
     assert {"torch", "numpy", "matplotlib", "ipywidgets", "ipython"} <= set(ranges)
 
 
-def test_outside_a_notebook_widgets_cannot_render(capsys):
-    assert not check_env.widgets_can_render().ok
-    assert check_env.main() in (0, 1)
-    assert "torch" in capsys.readouterr().out
+def test_in_a_terminal_a_healthy_environment_is_healthy(capsys):
+    """Widgets cannot show outside a notebook: that is a note, not a problem (exit 0 here, where all is installed)."""
+    widgets = check_env.widgets_can_render()
+    assert widgets.ok and widgets.note and "dentro de un notebook" in widgets.message
+    assert check_env.main() == 0
+    out = capsys.readouterr().out
+    assert "torch" in out and "Todo en orden." in out
+
+
+@pytest.mark.parametrize("package, module", [("torch", "torch"), ("matplotlib", "matplotlib"),
+                                             ("ipywidgets", "ipywidgets")])
+def test_speaks_spanish_when_a_package_cannot_be_imported(tmp_path, package, module):
+    """`python -m helpers.check_env` with a package that fails to import: a diagnosis, not a traceback."""
+    fake = tmp_path / module
+    fake.mkdir()
+    (fake / "__init__.py").write_text('raise ImportError("libfalsa.so: cannot open shared object file")\n')
+    proc = subprocess.run([sys.executable, "-m", "helpers.check_env"], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert f"✘ {package} " in proc.stdout and "no se puede importar" in proc.stdout
+    assert "libfalsa.so" in proc.stdout and "1 problema(s)" in proc.stdout
+
+
+def test_a_helper_that_needs_a_broken_package_says_so(tmp_path):
+    (tmp_path / "matplotlib").mkdir()
+    (tmp_path / "matplotlib" / "__init__.py").write_text('raise ImportError("rota")\n')
+    code = "import helpers\ntry:\n    helpers.plots\nexcept ImportError as e:\n    print(e)\n"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}, cwd=tmp_path)
+    assert "helpers.plots no se pudo cargar" in proc.stdout and "check_env" in proc.stdout, proc.stdout + proc.stderr

@@ -35,6 +35,47 @@ def test_engine_matches_plain_loop():
         assert hist.acc == pytest.approx(alone.acc, abs=1e-3)
 
 
+@pytest.mark.parametrize("run, steps", [
+    (engine.Run("post", 12, seed=0), 400),   # notebook 05's live run: leaves the plateau near step 350
+    (engine.Run("pre", 12, seed=0), 250),    # near step 150
+    (engine.Run("pre", 24, seed=0), 200),    # the deepest slice of the sweep, near step 150-175
+], ids=["post12", "pre12", "pre24"])
+def test_engine_tells_the_plain_loops_story_where_the_notebook_uses_it(run, steps):
+    """At notebook 05's depths, across the plateau: same escape evaluation (or the next one), same plateau.
+
+    Once they start leaving the plateau the two drift apart (float noise is amplified while the model
+    learns fast), so the curves are compared only up to it; the escape step is what the notebook reads."""
+    ev = sweep.eval_set()
+    fast = engine.train_many([run], steps, ev, eval_every=25)[0]
+    plain = engine.train_reference(run, steps, ev, eval_every=25)
+    assert fast.escape_step() is not None and plain.escape_step() is not None, (fast.acc, plain.acc)
+    assert abs(fast.escape_step() - plain.escape_step()) <= 25, (fast.escape_step(), plain.escape_step())
+    plateau = next(i for i, (a, b) in enumerate(zip(fast.acc, plain.acc)) if max(a, b) > 0.45)  # leaving it
+    assert plateau >= 3 and fast.acc[:plateau] == pytest.approx(plain.acc[:plateau], abs=0.01)
+    assert fast.loss[:50] == pytest.approx(plain.loss[:50], abs=1e-4)
+
+
+def test_batched_adam_is_torch_adam_bit_for_bit():
+    """Same gradients in, same parameters out: BatchedAdam with one run equals torch.optim.Adam exactly,
+    through a warmup (lr changes every step) and gradients from 1e-6 to 10."""
+    torch.manual_seed(0)
+    shapes = [(32, 96), (96,), (128, 32), (10,)]
+    ref = [torch.nn.Parameter(torch.randn(s)) for s in shapes]
+    batched = [p.detach().clone()[None].requires_grad_(True) for p in ref]
+    ref_opt = torch.optim.Adam(ref, lr=1e-3, betas=engine.BETAS, eps=engine.ADAM_EPS)
+    opt = engine.BatchedAdam(batched)
+    run = engine.Run(warmup=7)
+    for step in range(1, 21):
+        for group in ref_opt.param_groups:
+            group["lr"] = run.lr_at(step)
+        for p, b, s in zip(ref, batched, shapes):
+            g = torch.randn(s) * 10.0 ** torch.randint(-6, 2, ()).item()
+            p.grad, b.grad = g.clone(), g[None].clone()
+        ref_opt.step()
+        opt.step([run.lr_at(step)])
+        assert all(torch.equal(p.detach(), b[0].detach()) for p, b in zip(ref, batched)), f"paso {step}"
+
+
 def test_engine_parameters_match_after_training():
     run = engine.Run("pre", 2, seed=3)
     ev = count_task(50, torch.Generator().manual_seed(1))

@@ -1,0 +1,172 @@
+"""The notebooks under the CPU grid learners have (kernels x threads x BLAS path).
+
+    python tests/cpu_grid.py nbval             # strict nbval per configuration (make test-matrix)
+    python tests/cpu_grid.py report [NB ...]   # execute per configuration, print every output line
+                                               # that differs between them (make grid-report)
+
+PyTorch picks its CPU kernels at start-up; ATEN_CPU_CAPABILITY forces a set (default, avx2, avx512) and
+OMP_NUM_THREADS the thread count. AMD CPUs run MKL and oneDNN on their AVX2 path, which
+MKL_ENABLE_INSTRUCTIONS / ONEDNN_MAX_CPU_ISA reproduce on any x86 CPU. A configuration the CPU cannot
+run (avx512 without AVX-512) is reported as skipped, never silently run with other kernels.
+
+PyTorch caps OMP_NUM_THREADS at the number of cores, so on a 2-core machine "4 threads" would quietly
+run 2. A configuration with more threads than cores gets a sitecustomize that calls
+torch.set_num_threads(n) in every Python process it starts (kernels included), and each configuration
+prints the thread count torch really used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NBVAL = ["--nbval", "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
+         "--nbval-cell-timeout=900", "-p", "no:cacheprovider"]
+AMD = {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2"}
+
+# (name, ATEN_CPU_CAPABILITY or None for the CPU's best, threads, extra environment)
+GRID = [
+    ("default/1", "default", 1, {}),
+    ("default/2", "default", 2, {}),
+    ("avx2/1", "avx2", 1, {}),
+    ("avx2/2", "avx2", 2, {}),
+    ("avx512/1", "avx512", 1, {}),
+    ("avx512/2", "avx512", 2, {}),
+    ("best/4", None, 4, {}),
+    ("amd-avx2/2", "avx2", 2, AMD),
+]
+
+
+FORCE_THREADS = """import os
+if os.environ.get("CPU_GRID_THREADS"):
+    import torch
+    torch.set_num_threads(int(os.environ["CPU_GRID_THREADS"]))
+"""
+
+
+def env_for(capability: str | None, threads: int, extra: dict) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "CPU_GRID_THREADS")}
+    env.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads), PYTHONHASHSEED="0", **extra)
+    if capability:
+        env["ATEN_CPU_CAPABILITY"] = capability
+    if threads > (os.cpu_count() or 1):  # torch would cap it at the core count: force it
+        site = Path(tempfile.mkdtemp(prefix="cpu-grid-site-"))
+        (site / "sitecustomize.py").write_text(FORCE_THREADS, encoding="utf-8")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
+        env["CPU_GRID_THREADS"] = str(threads)
+    return env
+
+
+def effective(env: dict) -> tuple[str, int]:
+    """The kernels and thread count torch really runs under ``env`` (it falls back silently)."""
+    code = "import torch; print(torch.backends.cpu.get_cpu_capability(), torch.get_num_threads())"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    cap, threads = out.stdout.split()
+    return cap.lower(), int(threads)
+
+
+def effective_capability(env: dict) -> str:
+    return effective(env)[0]
+
+
+def runnable(capability: str | None, env: dict) -> bool:
+    return capability in (None, "default") or effective_capability(env) == capability
+
+
+def nbval(notebooks: list[str]) -> int:
+    rows, failed = [], []
+    for name, cap, threads, extra in GRID:
+        env = env_for(cap, threads, extra)
+        if not runnable(cap, env):
+            rows.append((name, "skipped: this CPU cannot run these kernels", 0.0))
+            continue
+        cap_used, threads_used = effective(env)
+        assert threads_used == threads, f"{name}: torch ran {threads_used} threads, not {threads}"
+        print(f"\n=== {name}: kernels {cap_used}, {threads_used} thread(s) {extra or ''}", flush=True)
+        t0 = time.perf_counter()
+        rc = subprocess.run([sys.executable, "-m", "pytest", "-q", *notebooks, *NBVAL], env=env, cwd=ROOT).returncode
+        rows.append((name, "passed" if rc == 0 else f"FAILED (pytest exit {rc})", time.perf_counter() - t0))
+        if rc:
+            failed.append(name)
+    print("\nCPU grid, strict nbval over", " ".join(Path(n).name for n in notebooks))
+    for name, verdict, secs in rows:
+        print(f"  {name:<12} {verdict:<45} {secs:6.0f} s")
+    passed = sum(v == "passed" for _, v, _ in rows)
+    skipped = sum(v.startswith("skipped") for _, v, _ in rows)
+    print(f"grid: {passed} passed, {len(failed)} failed" + (f", {skipped} skipped" if skipped else ""))
+    return 1 if failed else 0
+
+
+def output_lines(path: Path) -> dict[tuple[int, int], str]:
+    """{(code cell number, line number in that cell): line} for every text line the cells printed."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    lines, n = {}, 0
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        n += 1
+        k = 0
+        for out in cell.get("outputs", []):
+            text = "".join(out.get("text", "")) or "".join(out.get("data", {}).get("text/plain", ""))
+            if out.get("output_type") == "error":
+                text = f"ERROR {out['ename']}: {out['evalue']}"
+            if "image/png" in out.get("data", {}):
+                continue
+            for line in text.splitlines():
+                if line.strip():
+                    k += 1
+                    lines[n, k] = line
+    return lines
+
+
+def report(notebooks: list[str]) -> int:
+    """Execute each notebook under each configuration (errors allowed) and print what moves."""
+    out = Path(tempfile.mkdtemp(prefix="cpu-grid-"))
+    results: dict[str, dict[str, dict]] = {}
+    for name, cap, threads, extra in GRID:
+        env = env_for(cap, threads, extra)
+        if not runnable(cap, env):
+            print(f"{name}: skipped (this CPU cannot run these kernels)")
+            continue
+        for nb in notebooks:
+            dest = out / name.replace("/", "-") / Path(nb).name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
+                            "--allow-errors", "--ExecutePreprocessor.timeout=900", "--output", str(dest),
+                            str(ROOT / nb)], env=env, check=True, capture_output=True)
+            print(f"{name}: {Path(nb).name} in {time.perf_counter() - t0:.0f} s", flush=True)
+            results.setdefault(nb, {})[name] = output_lines(dest)
+    for nb, by_config in results.items():
+        stored = output_lines(ROOT / nb)
+        print(f"\n### {Path(nb).name}: printed lines that differ between configurations (or from the stored ones)")
+        keys = sorted(set(stored).union(*by_config.values()))
+        for key in keys:
+            texts = {c: lines.get(key, "<missing>") for c, lines in by_config.items()}
+            if len(set(texts.values())) > 1 or stored.get(key, "<missing>") not in texts.values():
+                print(f"  code cell {key[0]}, line {key[1]}: stored: {stored.get(key, '<missing>')}")
+                for c, text in texts.items():
+                    print(f"      {c:<12} {text}")
+    print(f"\nexecuted notebooks under {out}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    mode, notebooks = (argv[0] if argv else "nbval"), argv[1:]
+    notebooks = notebooks or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.ipynb"))
+    if mode == "nbval":
+        return nbval(notebooks)
+    if mode == "report":
+        return report(notebooks)
+    raise SystemExit(f"unknown mode {mode!r}: use nbval or report")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
