@@ -3,10 +3,12 @@ and a GPT-style model for counting parameters."""
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import nn
 
-from ._checks import fraction, heads_divide, non_negative_int, one_of, positive_int
+from ._checks import boolean, float_input, fraction, heads_divide, non_negative_int, one_of, positive_int, tensor
 
 NORMS = ("post", "pre", "sandwich")
 ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU}
@@ -20,11 +22,12 @@ class Block(nn.Module):
                  norm: str = "post", activation: str = "relu", bias: bool = True):
         super().__init__()
         heads_divide(d_model, n_heads)
-        positive_int(d_ff, "d_ff")
+        d_model, n_heads, d_ff = int(d_model), int(n_heads), positive_int(d_ff, "d_ff")
         one_of(norm, "norm", NORMS)
         one_of(activation, "activation", tuple(ACTIVATIONS))
-        fraction(dropout, "dropout")
-        self.d_model, self.norm = d_model, norm
+        dropout = fraction(dropout, "dropout")
+        bias = boolean(bias, "bias")
+        self.d_model, self.norm, self.activation = d_model, norm, activation
         self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, bias=bias, batch_first=True)
         self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), ACTIVATIONS[activation](),
                                  nn.Dropout(dropout), nn.Linear(d_ff, d_model, bias=bias))
@@ -37,9 +40,12 @@ class Block(nn.Module):
         return self.attn(x, x, x, attn_mask=mask, need_weights=False)[0]
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        shape = f"(batch, tokens, {self.d_model})"
+        float_input(x, "x", self.ln1.weight.dtype, shape)
         if x.dim() != 3 or x.shape[-1] != self.d_model:
-            raise ValueError(f"Block espera x de forma (batch, tokens, {self.d_model}); "
-                             f"recibí {tuple(x.shape)}")
+            hint = ": para una sola frase usá x[None]" if x.dim() == 2 and x.shape[-1] == self.d_model else ""
+            raise ValueError(f"Block espera x de forma {shape}; recibí {tuple(x.shape)}{hint}")
+        check_mask(mask, x.shape[1])
         if self.norm == "post":  # the 2017 paper: LN(x + Sublayer(x))
             x = self.ln1(x + self.drop(self.self_attention(x, mask)))
             return self.ln2(x + self.drop(self.ffn(x)))
@@ -54,6 +60,42 @@ def causal_mask(n_tokens: int) -> torch.Tensor:
     """(T, T) bool mask, True above the diagonal: token i may not look at tokens j > i."""
     T = positive_int(n_tokens, "n_tokens")
     return torch.ones(T, T, dtype=torch.bool).triu(1)
+
+
+def check_mask(mask, T: int) -> None:
+    """Refuse the masks that nn.MultiheadAttention takes but that silently do the wrong thing here."""
+    if mask is None:
+        return
+    tensor(mask, "mask", f"({T}, {T})")
+    if tuple(mask.shape) != (T, T):
+        raise ValueError(f"mask debe tener forma ({T}, {T}), una fila y una columna por token; "
+                         f"recibí {tuple(mask.shape)}")
+    if mask.dtype == torch.bool:
+        blocked = mask
+    elif mask.is_floating_point():
+        values = set(mask.unique().tolist())
+        if values <= {0.0, 1.0}:
+            raise ValueError("mask es float con solo 0 y 1 (como torch.tril(torch.ones(T, T))): PyTorch SUMA una "
+                             "máscara float a los puntajes, así que un 1 no bloquea nada y el futuro se filtra. "
+                             "Usá una bool con True = bloqueado, helpers.blocks.causal_mask(T), o una float con 0 "
+                             "donde se puede mirar y -inf donde no.")
+        if any(math.isnan(v) or v > 0 for v in values):
+            raise ValueError(f"mask float debe tener 0 (se puede mirar) y -inf (bloqueado); tiene {sorted(values)}. "
+                             "Usá helpers.blocks.causal_mask(T).")
+        blocked = mask == -math.inf
+    else:
+        raise TypeError(f"mask debe ser bool (True = bloqueado) o float (0 y -inf); recibí {mask.dtype}: "
+                        "usá helpers.blocks.causal_mask(T)")
+    causal = causal_mask(T).to(blocked.device)
+    if T > 1 and torch.equal(blocked, causal.T):
+        raise ValueError("mask está al revés: deja ver el futuro y tapa el pasado. En PyTorch True (o -inf) = "
+                         "bloqueado, arriba de la diagonal: helpers.blocks.causal_mask(T).")
+    full = blocked.all(-1)
+    if full.any():
+        i = int(full.nonzero()[0])
+        raise ValueError(f"la fila {i} de mask bloquea todos los tokens: el token {i} no podría mirar a nadie y "
+                         "saldría nan. ¿Está al revés? En PyTorch True (o -inf) = bloqueado; la causal es "
+                         "helpers.blocks.causal_mask(T), con True arriba de la diagonal.")
 
 
 # nn.TransformerEncoderLayer name -> our Block name
@@ -73,11 +115,24 @@ _NAMES = {
 }
 
 
+def _activation_of(module: nn.Module) -> str | None:
+    names = {"relu" if isinstance(m, nn.ReLU) else "gelu"
+             for m in module.modules() if isinstance(m, (nn.ReLU, nn.GELU))}
+    return names.pop() if len(names) == 1 else None
+
+
 def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None:
     """Copy ``ref``'s weights into ``ours`` (a Block-like module), refusing what does not fit."""
+    if isinstance(ours, nn.TransformerEncoderLayer) and not isinstance(ref, nn.TransformerEncoderLayer):
+        raise TypeError("copy_encoder_layer copia desde un nn.TransformerEncoderLayer hacia nuestro bloque: "
+                        f"¿invertiste el orden? Es copy_encoder_layer(nuestro_bloque, ref); recibí "
+                        f"({type(ours).__name__}, {type(ref).__name__})")
     if not isinstance(ref, nn.TransformerEncoderLayer):
         raise TypeError(f"copy_encoder_layer copia desde un nn.TransformerEncoderLayer; "
                         f"recibí {type(ref).__name__}")
+    if not isinstance(ours, nn.Module) or getattr(ours, "norm", None) not in NORMS:
+        raise TypeError(f"ours debe ser un Block de helpers.blocks (o el Bloque del notebook 04, con su atributo "
+                        f"norm); recibí {type(ours).__name__}")
     if not ref.self_attn.batch_first:
         raise ValueError("el nn.TransformerEncoderLayer usa batch_first=False; nuestro bloque espera "
                          "(batch, tokens, d_model): crealo con batch_first=True")
@@ -86,21 +141,30 @@ def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None
     if placement != expected:
         raise ValueError(f"norm_first={ref.norm_first} es {expected}-norm, pero nuestro bloque es "
                          f"norm={placement!r}; PyTorch solo tiene 'post' (False) y 'pre' (True)")
+    ref_act = {1: "relu", 2: "gelu"}.get(getattr(ref, "activation_relu_or_gelu", 0))
+    our_act = _activation_of(ours)
+    if ref_act and our_act and ref_act != our_act:
+        raise ValueError(f"el nn.TransformerEncoderLayer usa activation={ref_act!r} y nuestro bloque "
+                         f"{our_act!r}: creá el bloque con activation={ref_act!r} (si no, las salidas difieren)")
+    our_ln = next((m for m in ours.modules() if isinstance(m, nn.LayerNorm)), None)
+    if our_ln is not None and our_ln.eps != ref.norm1.eps:
+        raise ValueError(f"el nn.TransformerEncoderLayer usa layer_norm_eps={ref.norm1.eps:g} y las LayerNorm del "
+                         f"bloque eps={our_ln.eps:g}: usá el mismo ε en los dos")
     src, dst = ref.state_dict(), ours.state_dict()
-    for name, tensor in src.items():
+    for name, weights in src.items():
         target = _NAMES.get(name)
         if target is None or target not in dst:
             raise ValueError(f"no sé dónde va {name!r} de PyTorch en nuestro bloque "
                              f"(¿construiste el bloque con bias={name.endswith('bias')}?)")
-        if dst[target].shape != tensor.shape:
-            raise ValueError(f"{name} de PyTorch tiene forma {tuple(tensor.shape)} y {target} del bloque "
+        if dst[target].shape != weights.shape:
+            raise ValueError(f"{name} de PyTorch tiene forma {tuple(weights.shape)} y {target} del bloque "
                              f"{tuple(dst[target].shape)}: ¿mismos d_model, n_heads y d_ff?")
     missing = set(dst) - {_NAMES[n] for n in src}
     if missing:
         raise ValueError(f"al bloque le quedarían pesos sin copiar: {sorted(missing)}")
     with torch.no_grad():
-        for name, tensor in src.items():
-            dst[_NAMES[name]].copy_(tensor)
+        for name, weights in src.items():
+            dst[_NAMES[name]].copy_(weights)
 
 
 class GPT(nn.Module):
@@ -109,21 +173,38 @@ class GPT(nn.Module):
 
     def __init__(self, vocab: int, d_model: int, n_layers: int, ctx: int = 0, n_heads: int = 1,
                  d_ff: int | None = None, bias: bool = True):
+        # the same positional order as helpers.params.gpt_params: (vocab, d_model, n_layers, ctx, n_heads, d_ff)
         super().__init__()
-        positive_int(vocab, "vocab")
-        positive_int(n_layers, "n_layers")
-        non_negative_int(ctx, "ctx")
+        vocab = positive_int(vocab, "vocab")
+        n_layers = positive_int(n_layers, "n_layers")
+        ctx = non_negative_int(ctx, "ctx")
         heads_divide(d_model, n_heads)
+        d_ff = 4 * d_model if d_ff is None else positive_int(d_ff, "d_ff")
+        bias = boolean(bias, "bias")
+        self.vocab, self.ctx = vocab, ctx
         self.tok = nn.Embedding(vocab, d_model)
         self.pos = nn.Embedding(ctx, d_model) if ctx else None
         self.blocks = nn.ModuleList(
-            Block(d_model, n_heads, d_ff or 4 * d_model, 0.0, "pre", "gelu", bias) for _ in range(n_layers))
+            Block(d_model, n_heads, d_ff, 0.0, "pre", "gelu", bias) for _ in range(n_layers))
         self.ln_f = nn.LayerNorm(d_model, bias=bias)
         self.head = nn.Linear(d_model, vocab, bias=False)
         self.head.weight = self.tok.weight  # weight tying: the output compares with the input table
 
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
+        tensor(idx, "idx", "(batch, tokens)")
+        if idx.is_floating_point() or idx.dtype == torch.bool:
+            raise TypeError(f"idx debe tener ids de tokens enteros (torch.long); recibí {idx.dtype}: usá idx.long()")
+        if idx.dim() != 2:
+            hint = ": para una sola secuencia usá idx[None]" if idx.dim() == 1 else ""
+            raise ValueError(f"idx debe tener forma (batch, tokens); recibí {tuple(idx.shape)}{hint}")
         T = idx.shape[1]
+        if self.ctx and T > self.ctx:
+            raise ValueError(f"idx tiene {T} tokens, pero el modelo tiene ctx={self.ctx} posiciones aprendidas: "
+                             f"cortá la secuencia (idx[:, -{self.ctx}:]) o creá el GPT con un ctx más grande")
+        lo, hi = int(idx.min()), int(idx.max())
+        if lo < 0 or hi >= self.vocab:
+            raise ValueError(f"idx tiene ids entre {lo} y {hi}, pero el vocabulario tiene vocab={self.vocab} "
+                             f"(ids de 0 a {self.vocab - 1})")
         x = self.tok(idx) + (self.pos(torch.arange(T, device=idx.device)) if self.pos is not None else 0)
         mask = causal_mask(T).to(idx.device)
         for block in self.blocks:

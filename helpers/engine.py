@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._checks import heads_divide, non_negative_int, one_of, positive_float, positive_int
+from ._checks import heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
 from .toydata import count_task
 
 PLACEMENTS = ("post", "pre")
@@ -50,7 +50,7 @@ class Run:
         non_negative_int(self.warmup, "warmup")
         heads_divide(self.d_model, self.n_heads)
         positive_int(self.d_ff, "d_ff")
-        positive_float(self.lr, "lr")
+        object.__setattr__(self, "lr", positive_float(self.lr, "lr"))  # 1 or np.float32(1e-3) mean a float
 
     @property
     def arch(self) -> tuple:
@@ -61,8 +61,25 @@ class Run:
         return self.lr * min(1.0, step / self.warmup) if self.warmup else self.lr
 
 
+def _run(run, who: str) -> Run:
+    if not isinstance(run, Run):
+        raise TypeError(f"{who} espera un Run (por ejemplo helpers.engine.Run('pre', 12, seed=0)); "
+                        f"recibí {run!r} ({type(run).__name__})")
+    return run
+
+
+def _eval_set(eval_set) -> tuple[torch.Tensor, torch.Tensor]:
+    ok = (isinstance(eval_set, (tuple, list)) and len(eval_set) == 2
+          and all(isinstance(t, torch.Tensor) for t in eval_set) and eval_set[0].shape == eval_set[1].shape)
+    if not ok:
+        raise ValueError("eval_set debe ser un par (x, y) de tensores de la misma forma, como el de "
+                         f"helpers.sweep.eval_set(); recibí {type(eval_set).__name__}")
+    return tuple(eval_set)
+
+
 def stack(run: Run) -> nn.Sequential:
     """The seed's model: Embedding(10, d) → nn.TransformerEncoder (cloned layers, final LN for pre) → Linear."""
+    _run(run, "stack")
     torch.manual_seed(run.seed)
     layer = nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
                                        norm_first=run.norm == "pre")
@@ -73,6 +90,12 @@ def stack(run: Run) -> nn.Sequential:
 
 def accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """Fraction of tokens whose argmax equals the label, over the last two axes (one value per run)."""
+    tensor(logits, "logits", "(..., tokens, 10)")
+    tensor(y, "y", "(..., tokens)")
+    lead = tuple(logits.shape[:-1])
+    if y.dim() > len(lead) or lead[len(lead) - y.dim():] != tuple(y.shape):  # y may omit leading run axes
+        raise ValueError(f"logits {tuple(logits.shape)} y y {tuple(y.shape)} no encajan: logits debe tener la forma "
+                         "de y (con ejes de corridas adelante, si hay) más un último eje con un puntaje por clase")
     return (logits.argmax(-1) == y).float().flatten(-2).mean(-1)
 
 
@@ -87,12 +110,17 @@ class History:
 
     def escape_step(self, threshold: float = 0.6) -> int | None:
         """First evaluation step with accuracy >= threshold (leaving the plateau), None if never."""
+        threshold = positive_float(threshold, "threshold (un acierto entre 0 y 1)")
+        if threshold > 1:
+            raise ValueError(f"threshold debe ser un acierto entre 0 y 1 (0.6 es 60 %); recibí {threshold:g}")
         return next((s for s, a in zip(self.steps, self.acc) if a >= threshold), None)
 
 
 def train_reference(run: Run, steps: int, eval_set: tuple, eval_every: int = 25) -> History:
     """The plain loop, one model at a time: nn.TransformerEncoder + torch.optim.Adam (the yardstick)."""
+    _run(run, "train_reference")
     steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
+    eval_set = _eval_set(eval_set)
     model = stack(run)
     opt = torch.optim.Adam(model.parameters(), lr=run.lr, betas=BETAS, eps=ADAM_EPS)
     gen = torch.Generator().manual_seed(run.data_seed)
@@ -223,6 +251,8 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
                progress: Callable[[str], None] | None = None) -> list[History]:
     """Train every run for ``steps`` steps; runs of one architecture share each batched step.
     Returns one History per run, in the order given."""
+    if isinstance(runs, Run):
+        raise TypeError("train_many espera una lista de Run; recibí un solo Run: pasá [run]")
     runs = list(runs)
     if not runs:
         raise ValueError("train_many: no recibí ninguna corrida")
@@ -230,7 +260,7 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
         if not isinstance(r, Run):
             raise TypeError(f"train_many espera objetos Run; recibí {type(r).__name__}")
     steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
-    ex, ey = eval_set
+    ex, ey = _eval_set(eval_set)
     hists = {i: History(r) for i, r in enumerate(runs)}
     groups: dict[tuple, list[int]] = {}
     for i, r in enumerate(runs):

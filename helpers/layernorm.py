@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import numbers
+import re
 from dataclasses import dataclass
 
 MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
@@ -12,11 +14,27 @@ class InvalidInput(ValueError):
     """Input a learner typed that cannot be normalized; the message is Spanish, meant to be shown as is."""
 
 
+def split_numbers(text: str, n: int = 4) -> list[str]:
+    """'1 2 3 4', '0,8; 0,95; 0,93; 1,33' or '1,2,3,4' (commas as separators only when there are n-1 of
+    them and nothing else separates) → the pieces."""
+    parts = [p for p in re.split(r"[;\s]+", text.strip()) if p]
+    if len(parts) == 1 and parts[0].count(",") == n - 1 and n > 1:
+        parts = parts[0].split(",")
+    return parts
+
+
 def parse_numbers(texts, n: int = 4) -> list[float]:
-    """Read ``n`` numbers typed by a learner (comma or dot decimals); InvalidInput says what is wrong."""
-    texts = list(texts)
+    """Read ``n`` numbers typed by a learner (comma or dot decimals); InvalidInput says what is wrong.
+    ``texts``: one string per number, or one string with all of them."""
+    if isinstance(texts, str):
+        texts = split_numbers(texts, n)
+    try:
+        texts = list(texts)
+    except TypeError:
+        raise InvalidInput(f"Esperaba {n} números; recibí {texts!r}.") from None
     if len(texts) != n:
-        raise InvalidInput(f"Esperaba {n} números; recibí {len(texts)}.")
+        shown = " (" + ", ".join(f"«{t}»" for t in texts) + ")" if 0 < len(texts) <= 8 else ""
+        raise InvalidInput(f"Esperaba {n} números; recibí {len(texts)}{shown}.")
     values = []
     for i, text in enumerate(texts, start=1):
         s = str(text).strip().replace(",", ".")
@@ -89,8 +107,9 @@ def layer_norm_steps(x, gamma=None, beta=None, eps: float = 1e-5) -> LayerNormSt
     n = len(x)
     gamma = [1.0] * n if gamma is None else _vector(gamma, "γ", n)
     beta = [0.0] * n if beta is None else _vector(beta, "β", n)
-    if not (isinstance(eps, (int, float)) and eps > 0):
-        raise InvalidInput(f"ε debe ser un número positivo; recibí {eps!r}")
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not (math.isfinite(eps) and eps > 0):
+        raise InvalidInput(f"ε debe ser un número positivo y finito, como 1e-5; recibí {eps!r}")
+    eps = float(eps)
     mean = math.fsum(x) / n
     centered = [v - mean for v in x]
     squared = [c * c for c in centered]
@@ -128,7 +147,9 @@ def residual_layernorm_walkthrough(x, sublayer, gamma, beta, eps: float = 1e-5) 
              f"μ = ({' + '.join(f'{v:.2f}' for v in total)}) / {len(x)} = {s.mean:.4f}.", digits=4),
         Step("5. Centrado x − μ", s.centered, "Restamos la media: ahora el vector tiene media 0."),
         Step("6. Dividido por σ", s.normalized,
-             f"σ = √(varianza + ε) = √({s.var:.4f} + {eps:g}) = {s.denom:.4f}. Ahora el desvío es 1."),
+             f"σ = √(varianza + ε) = √({s.var:.4f} + {eps:g}) = {s.denom:.4f}. " + (
+                 "Los números eran todos iguales: el desvío queda en 0, no en 1, y x̂ = 0 en todos."
+                 if s.constant else "Ahora el desvío es 1.")),
         Step("7. γ ⊙ x̂ + β", s.output, "Escalamos con γ = [" + fmt(f"{g:g}" for g in s.gamma)
              + "] y corremos con β = [" + fmt(f"{b:g}" for b in s.beta) + "]: la salida de LayerNorm."),
     ]

@@ -40,12 +40,32 @@ def color(name: str) -> str:
     """Colour of a named thing of the series; raises with the known names if it is not one."""
     try:
         return COLORS[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise KeyError(f"color: no hay color para {name!r}; los nombres son {sorted(COLORS)}") from None
+
+
+def _axes(ax, who: str):
+    """A single matplotlib Axes, or a message that says how to get one."""
+    if not hasattr(ax, "annotate"):
+        hint = ": pediste varios ejes; elegí uno, por ejemplo ax[0]" if type(ax).__name__ == "ndarray" else ""
+        raise TypeError(f"{who}: ax debe ser un eje de matplotlib (el ax de fig, ax = plt.subplots()); "
+                        f"recibí {type(ax).__name__}{hint}")
+    return ax
 
 
 def label_bars(ax, bars, fmt: str = "{:.2f}") -> None:
     """Write each bar's value on top of it."""
+    _axes(ax, "label_bars")
+    if not isinstance(fmt, str):
+        raise TypeError(f"label_bars: fmt debe ser un texto de formato como '{{:.2f}}' o '{{:.0%}}'; recibí {fmt!r}")
+    try:
+        fmt.format(0.5)
+    except (ValueError, IndexError, KeyError):
+        raise ValueError(f"label_bars: fmt {fmt!r} no es un formato válido para un número "
+                         "(probá '{:.2f}' o '{:.0%}')") from None
+    bars = list(bars)
+    if not all(hasattr(b, "get_height") for b in bars):
+        raise TypeError(f"label_bars: bars debe ser lo que devuelve ax.bar(...); recibí {bars!r:.80}")
     for bar in bars:
         h = bar.get_height()
         ax.annotate(fmt.format(h), (bar.get_x() + bar.get_width() / 2, h),
@@ -65,8 +85,9 @@ _TITLES = {"post": "post-norm (paper, 2017): x' = LN(x + Subcapa(x))",
 
 def block_diagram(ax, norm: str) -> None:
     """Draw one sublayer wrapped with residual + LayerNorm in placement ``norm`` on ``ax``."""
-    if norm not in _STAGES:
+    if not isinstance(norm, str) or norm not in _STAGES:
         raise ValueError(f"block_diagram: norm debe ser uno de {list(_STAGES)}; recibí {norm!r}")
+    _axes(ax, "block_diagram")
     stages = _STAGES[norm]
     xs = [i * 1.6 for i in range(len(stages))]
     fill = {"LayerNorm": color(f"{norm}-norm" if norm != "sandwich" else "sandwich"),

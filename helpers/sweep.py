@@ -17,6 +17,7 @@ from pathlib import Path
 import torch
 
 from . import engine
+from ._checks import positive_int
 from .toydata import count_task
 
 DATA = Path(__file__).parent / "data" / "norm_sweep.json"
@@ -46,10 +47,11 @@ def to_json(hist: engine.History) -> dict:
 
 def run_slice(name: str, steps: int | None = None, progress=print) -> list[dict]:
     """Train one slice with the engine; ``steps`` shortens it (for tests)."""
-    if name not in SLICES:
+    if not isinstance(name, str) or name not in SLICES:
         raise ValueError(f"slice desconocida {name!r}; las hay: {sorted(SLICES)}")
     runs, full = SLICES[name]
-    hists = engine.train_many(runs, steps or full, eval_set(), eval_every=EVAL_EVERY, progress=progress)
+    steps = full if steps is None else positive_int(steps, "steps")
+    hists = engine.train_many(runs, steps, eval_set(), eval_every=EVAL_EVERY, progress=progress)
     return [to_json(h) for h in hists]
 
 

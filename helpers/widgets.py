@@ -37,6 +37,13 @@ class FourNumbers(W.VBox):
     """'Ingresá 4 números': mean, variance, std and the normalized vector update as you type."""
 
     def __init__(self, initial=(2, 4, 6, 8)):
+        if isinstance(initial, str) or not hasattr(initial, "__len__") or len(initial) != 4:
+            n = f" ({len(initial)} valores)" if hasattr(initial, "__len__") and not isinstance(initial, str) else ""
+            raise ValueError(f"initial debe tener 4 números, uno por casillero; recibí {initial!r}{n}")
+        try:
+            parse_numbers([str(v) for v in initial])
+        except InvalidInput as e:
+            raise ValueError(f"initial: {e}") from None
         self.fields = [W.Text(value=str(v), description=f"x{i}", layout=W.Layout(width="150px"))
                        for i, v in enumerate(initial)]
         self.info, self.plot = W.HTML(), W.Image(format="png")

@@ -101,7 +101,7 @@ def test_engine_parameters_match_after_training():
     ({"n_layers": 0}, "n_layers \\(la profundidad\\) debe ser un entero positivo"),
     ({"d_model": 30, "n_heads": 4}, "d_model=30 no es divisible por n_heads=4"),
     ({"warmup": -5}, "warmup debe ser un entero >= 0"),
-    ({"lr": 0.0}, "lr debe ser un float positivo"),
+    ({"lr": 0.0}, "lr debe ser un número positivo y finito"),
 ])
 def test_run_bad_input(kwargs, words):
     with pytest.raises((ValueError, TypeError), match=words):

@@ -61,7 +61,7 @@ def test_train_classifier_learns_a_linear_task_and_is_reproducible():
 
 @pytest.mark.parametrize("kwargs, words", [
     ({"steps": 0}, "steps debe ser un entero positivo"),
-    ({"steps": 5, "lr": -1.0}, "lr debe ser un float positivo"),
+    ({"steps": 5, "lr": -1.0}, "lr debe ser un número positivo y finito"),
     ({"steps": 5, "batch": 0}, "batch debe ser un entero positivo"),
 ])
 def test_train_classifier_bad_input(kwargs, words):
