@@ -77,6 +77,7 @@ $(CSTAMP): pyproject.toml constraints-colab.txt
 	touch $@
 
 test-compat: $(CSTAMP)
+	$(CBIN)/python -m pip install -q --no-deps --force-reinstall .   # this checkout's helpers, not a stale copy
 	cd /tmp && $(CURDIR)/$(CBIN)/python -c "import sys, ipywidgets, IPython, ipykernel, matplotlib, numpy, torch, helpers; \
 	  print('compat: Python', sys.version.split()[0], 'torch', torch.__version__, 'ipywidgets', ipywidgets.__version__, \
 	  'IPython', IPython.__version__, 'ipykernel', ipykernel.__version__, 'matplotlib', matplotlib.__version__, \
