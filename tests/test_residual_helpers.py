@@ -76,3 +76,26 @@ def test_train_classifier_refuses_mismatched_data():
                                   (torch.zeros(4, 2), torch.zeros(4, dtype=torch.long)), steps=1)
     with pytest.raises(TypeError, match="nn.Module"):
         training.train_classifier("red", (1, 1), (1, 1), steps=1)
+
+
+def test_notebook_02_training_loop_is_the_helper():
+    """Notebook 02 shows its training loop; it must be helpers.training.train_classifier, number for number."""
+    import json
+
+    from conftest import ROOT
+
+    nb = json.loads((ROOT / "notebooks" / "02_residual_stream.ipynb").read_text(encoding="utf-8"))
+    (src,) = ["".join(c["source"]) for c in nb["cells"]
+              if c["cell_type"] == "code" and "".join(c["source"]).startswith("def acierto(")]
+    (x_train, y_train), (x_test, y_test) = toydata.spiral(300, seed=1), toydata.spiral(200, seed=2)
+    ns = {"torch": torch, "F": torch.nn.functional, "x_train": x_train, "y_train": y_train,
+          "x_test": x_test, "y_test": y_test}
+    exec(src, ns)
+
+    def net():
+        torch.manual_seed(0)
+        return nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Linear(16, 2))
+
+    visible = ns["entrenar"](net(), pasos=30, cada=10)
+    helper = training.train_classifier(net(), (x_train, y_train), (x_test, y_test), steps=30, eval_every=10)
+    assert visible == helper and visible["step"] == [0, 10, 20, 30]
