@@ -1,6 +1,6 @@
 """Notebook 05's full sweep (seeds x placements x depths x warmups), run with the engine.
 
-    python -m helpers.sweep            # regenerates helpers/data/norm_sweep.json (about 15 min on 2 cores)
+    python -m helpers.sweep            # regenerates helpers/data/norm_sweep.json (about 20 min on 2 idle cores)
     python -m helpers.sweep --only depth6   # one slice, printed, nothing written
 
 The results ship inside the package, so the notebook loads them on Colab too.
