@@ -17,6 +17,7 @@ prints the thread count torch really used.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -50,6 +51,14 @@ if os.environ.get("CPU_GRID_THREADS"):
 """
 
 
+@functools.cache
+def _force_threads_dir() -> str:
+    """One temporary folder with the sitecustomize, shared by every configuration that needs it."""
+    site = Path(tempfile.mkdtemp(prefix="cpu-grid-site-"))
+    (site / "sitecustomize.py").write_text(FORCE_THREADS, encoding="utf-8")
+    return str(site)
+
+
 def env_for(capability: str | None, threads: int, extra: dict) -> dict:
     env = {k: v for k, v in os.environ.items()
            if k not in ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "CPU_GRID_THREADS")}
@@ -57,9 +66,7 @@ def env_for(capability: str | None, threads: int, extra: dict) -> dict:
     if capability:
         env["ATEN_CPU_CAPABILITY"] = capability
     if threads > (os.cpu_count() or 1):  # torch would cap it at the core count: force it
-        site = Path(tempfile.mkdtemp(prefix="cpu-grid-site-"))
-        (site / "sitecustomize.py").write_text(FORCE_THREADS, encoding="utf-8")
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [_force_threads_dir(), env.get("PYTHONPATH")]))
         env["CPU_GRID_THREADS"] = str(threads)
     return env
 
@@ -72,12 +79,8 @@ def effective(env: dict) -> tuple[str, int]:
     return cap.lower(), int(threads)
 
 
-def effective_capability(env: dict) -> str:
-    return effective(env)[0]
-
-
 def runnable(capability: str | None, env: dict) -> bool:
-    return capability in (None, "default") or effective_capability(env) == capability
+    return capability in (None, "default") or effective(env)[0] == capability
 
 
 def nbval(notebooks: list[str]) -> int:
