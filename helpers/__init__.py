@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["blocks", "check_env", "engine", "layernorm", "params", "plots", "probes", "sweep", "toydata",
+__all__ = ["blocks", "check", "check_env", "engine", "layernorm", "params", "plots", "probes", "sweep", "toydata",
            "training", "widgets"]
 
 
