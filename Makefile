@@ -13,6 +13,12 @@ PY313  ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 # What Colab's free CPU runtime has (Aug 2026), before the setup cell installs helpers. When Colab moves,
 # edit this line, run `make lock-compat`, then `make test-compat`.
 COLAB_PINS := torch==2.11.0 ipywidgets==7.7.1 ipykernel==6.17.1 ipython==7.34.0 matplotlib==3.10.0 numpy==2.1.3
+# Classic Notebook 6.5.7 with ipywidgets 7.7.1, ipykernel 6.17.1 and IPython 7.34 (Colab's widget and kernel side), for
+# make test-browser-classic. Pinned by constraints-classic.txt (make lock-classic).
+KVENV  := .venv-classic
+KBIN   := $(KVENV)/bin
+KSTAMP := $(KVENV)/.installed
+CLASSIC_PINS := notebook==6.5.7 ipywidgets==7.7.1 widgetsnbextension==3.6.1 ipykernel==6.17.1 ipython==7.34.0 torch==2.13.0 pytest playwright
 # The test tools (pyproject's dev extra, read from there so the list is written once)
 DEV_TOOLS   = $(shell $(PYTHON) -c "import shlex, tomllib; \
                 print(' '.join(map(shlex.quote, tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['dev'])))")
@@ -20,12 +26,14 @@ NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-ti
 # Stored outputs are written with one thread; nbval checks them under other counts too.
 THREADS ?= 1
 
-.PHONY: help install lab test lint test-matrix grid-report test-browser test-compat bench sweep execute lock lock-compat clean
+.PHONY: help install lab test lint test-matrix grid-report test-browser test-browser-classic chromium test-compat bench \
+        sweep execute lock lock-compat lock-classic clean
 
 help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
 	@echo "make test     crea .venv, instala y corre ruff, los tests y nbval sobre cada notebook"
-	@echo "make test-browser  prueba los widgets del notebook 03 en JupyterLab + Chromium"
+	@echo "make test-browser  prueba los widgets (notebooks 03 y 05) en JupyterLab 4 + Chromium"
+	@echo "make test-browser-classic  lo mismo en Notebook 6.5.7 con ipywidgets 7.7.1, los widgets de Colab"
 	@echo "make test-compat   todo de nuevo con el Python 3.13 y las versiones de Colab (torch 2.11, ipywidgets 7.7.1...)"
 	@echo "make test-matrix   nbval bajo cada CPU: kernels default/avx2/avx512 x 1, 2 y 4 hilos, y el camino de AMD"
 	@echo "make grid-report   ejecuta los notebooks en cada configuración y lista las líneas impresas que cambian"
@@ -86,17 +94,40 @@ test-compat: $(CSTAMP)
 	OMP_NUM_THREADS=$(THREADS) $(CBIN)/pytest tests notebooks --ignore=tests/browser -p no:cacheprovider $(NBVAL)
 
 # Notebook 03's widgets in a real JupyterLab + Debian's Chromium (installed with apt-get if missing).
-test-browser: install
+chromium:
 	@test -x /usr/bin/chromium || { echo "installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# The widgets in JupyterLab 4 / ipywidgets 8, driven in Debian's Chromium; screenshots in artifacts/browser/lab/
+test-browser: install chromium
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,browser]'
 	$(BIN)/pytest tests/browser -v
+
+# The same test in classic Notebook 6.5.7 / ipywidgets 7.7.1 (Colab's widgets); artifacts/browser/classic/
+$(KSTAMP): pyproject.toml constraints-classic.txt
+	rm -rf $(KVENV)
+	$(PYTHON) -m venv $(KVENV)
+	$(KBIN)/python -m pip install -q -c constraints-classic.txt $(CLASSIC_PINS) -e .
+	$(KBIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $@
+
+test-browser-classic: $(KSTAMP) chromium
+	$(KBIN)/pytest tests/browser -v -p no:cacheprovider
+
+lock-classic:
+	rm -rf $(KVENV) && $(PYTHON) -m venv $(KVENV)
+	$(KBIN)/python -m pip install -q $(CLASSIC_PINS) -e .
+	{ echo "# Classic Notebook 6.5.7 + ipywidgets 7.7.1 (Colab's widget front end) with torch 2.13.0 CPU, for"; \
+	  echo "# make test-browser-classic. Regenerate: make lock-classic."; \
+	  $(KBIN)/python -m pip freeze --exclude leccion06-helpers | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints-classic.txt
+	rm -rf $(KVENV)
 
 # The experiment engine against the seed-style loop (notebook 05), on this machine, now.
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
 
-# Regenerate notebook 05's full sweep (helpers/data/norm_sweep.json): 1 187 s (about 20 min) on 2 idle cores.
+# Regenerate notebook 05's full sweep (helpers/data/norm_sweep.json): about 1 860 s (31 min) on 2 idle cores
+# (the first four slices 1 187 s, warmup24 669 s). One slice into the file: python -m helpers.sweep --add NAME
 sweep: install
 	OMP_NUM_THREADS=2 $(BIN)/python -m helpers.sweep
 
@@ -107,7 +138,8 @@ execute: install
 	for nb in $(NB); do \
 	  OMP_NUM_THREADS=$(THREADS) $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.timeout=900 --ExecutePreprocessor.store_widget_state=False \
-	    --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
+	    --ExecutePreprocessor.record_timing=False \
+	    --NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor "$$nb" || exit 1; \
 	done
 
 # Refresh constraints.txt from the current .venv (after changing pyproject.toml ranges).
@@ -127,4 +159,4 @@ lock-compat:
 	rm -rf $(CVENV)
 
 clean:
-	rm -rf $(VENV) $(CVENV) .pytest_cache .ruff_cache artifacts
+	rm -rf $(VENV) $(CVENV) $(KVENV) .pytest_cache .ruff_cache artifacts

@@ -18,7 +18,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._checks import heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
+from ._checks import boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
+from .progress import Progress
 from .toydata import count_task
 
 PLACEMENTS = ("post", "pre")
@@ -248,9 +249,10 @@ class BatchedAdam:
 
 
 def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int = 25,
-               progress: Callable[[str], None] | None = None) -> list[History]:
+               progress: Callable[[str], None] | None = None, show_progress: bool = False) -> list[History]:
     """Train every run for ``steps`` steps; runs of one architecture share each batched step.
-    Returns one History per run, in the order given."""
+    Returns one History per run, in the order given. ``progress`` gets one line per group of runs;
+    ``show_progress`` draws a helpers.progress line (step, total, time left) for a notebook cell."""
     if isinstance(runs, Run):
         raise TypeError("train_many espera una lista de Run; recibí un solo Run: pasá [run]")
     runs = list(runs)
@@ -260,6 +262,7 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
         if not isinstance(r, Run):
             raise TypeError(f"train_many espera objetos Run; recibí {type(r).__name__}")
     steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
+    show_progress = boolean(show_progress, "show_progress")
     ex, ey = _eval_set(eval_set)
     hists = {i: History(r) for i, r in enumerate(runs)}
     groups: dict[tuple, list[int]] = {}
@@ -267,6 +270,7 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
         groups.setdefault(r.arch, []).append(i)
     # chunks of at most CHUNK runs: past ~16 the batched matmuls stop getting faster per run here
     groups = {(arch, c): idx[c:c + CHUNK] for arch, idx in groups.items() for c in range(0, len(idx), CHUNK)}
+    bar = Progress(steps * len(groups), "entrenando") if show_progress else None
     for g, ((arch, _), idx) in enumerate(groups.items(), start=1):
         t0 = time.perf_counter()
         group = [runs[i] for i in idx]
@@ -290,7 +294,11 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
                 for i, a in zip(idx, accs):
                     hists[i].steps.append(step)
                     hists[i].acc.append(a)
+            if bar:
+                bar.update((g - 1) * steps + step)
         if progress:
             progress(f"grupo {g}/{len(groups)} ({arch[0]}-norm, {arch[1]} capas, {len(idx)} corridas): "
                      f"{steps} pasos en {time.perf_counter() - t0:.0f} s")
+    if bar:
+        bar.close()
     return [hists[i] for i in range(len(runs))]

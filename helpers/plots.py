@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib as mpl
+import matplotlib.ticker  # noqa: F401 - mpl.ticker below
 
 # Same thing, same colour, in every notebook.
 COLORS = {
@@ -111,3 +112,42 @@ def block_diagram(ax, norm: str) -> None:
     ax.set_ylim(-0.6, 1.1)
     ax.set_title(_TITLES[norm], fontsize=11, loc="left")
     ax.axis("off")
+
+
+# post-norm solid with filled circles, pre-norm dashed with squares: colour is never the only cue
+LINESTYLES = {"post": "-", "pre": "--"}
+MARKERS = {"post": "o", "pre": "s"}
+
+
+def draw_exploration(ax, exploration) -> None:
+    """Learning curves of a helpers.sweep.explore() result: the 60 % threshold, the 'always 0' baseline,
+    each run's escape step (a marker) or, for a run that never left, an open marker at its last step."""
+    _axes(ax, "draw_exploration")
+    from .sweep import BASELINE, THRESHOLD  # noqa: PLC0415 - plots must import without the sweep's data
+    if not hasattr(exploration, "curves"):
+        raise TypeError(f"draw_exploration: espera lo que devuelve helpers.sweep.explore(...); recibí "
+                        f"{type(exploration).__name__}")
+    labelled = set()
+    for c in exploration.curves:
+        col = color(f"{c.norm}-norm")
+        label = f"{c.norm}-norm" if c.norm not in labelled else None
+        labelled.add(c.norm)
+        ax.plot(c.steps, c.acc, LINESTYLES[c.norm], color=col, lw=1.6, alpha=0.85, label=label)
+        if c.escape is not None:
+            ax.plot([c.escape], [c.acc[c.steps.index(c.escape)]], MARKERS[c.norm], color=col, ms=7, zorder=3)
+        else:
+            ax.plot([c.steps[-1]], [c.acc[-1]], MARKERS[c.norm], mfc="white", mec=col, mew=1.5, ms=8, zorder=3)
+    ax.axhline(THRESHOLD, ls=":", color="black", lw=1, label=f"umbral: {THRESHOLD * 100:.0f} %")
+    ax.axhline(BASELINE, ls="--", color=color("baseline"), lw=1, label=f"siempre «0»: {BASELINE * 100:.1f} %")
+    ax.plot([], [], "o", color="dimgray", label="sale de la meseta")
+    if any(c.escape is None for c in exploration.curves):
+        last = max(c.steps[-1] for c in exploration.curves)
+        ax.plot([], [], "o", mfc="white", mec="dimgray", mew=1.5, label=f"no salió en {last:,} pasos".replace(",", " "))
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("paso de entrenamiento")
+    ax.set_ylabel("acierto en 500 secuencias nuevas")
+    seeds = "todas las semillas" if exploration.seed is None else f"semilla {exploration.seed}"
+    warm = "sin warmup" if exploration.warmup == 0 else f"warmup {exploration.warmup}"
+    ax.set_title(f"{exploration.depth} capas, {warm}, {seeds}")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9)  # outside: no curve under it

@@ -1,8 +1,11 @@
-"""Notebook 03's three interactions: thin ipywidgets shells around helpers.layernorm's pure functions.
+"""Notebook 03's three interactions and notebook 05's sweep explorer: thin ipywidgets shells around pure
+functions (helpers.layernorm, helpers.sweep.explore).
 
-Only basic widgets (Text, FloatSlider, Button, HTML, Image, HBox/VBox) and ``observe``, which behave the
-same on ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4). Figures are drawn off-screen (matplotlib's Figure,
-no pyplot) into an Image widget: an update changes widget state only and prints nothing into any cell.
+Only basic widgets (Text, FloatSlider, Button, ToggleButtons, Dropdown, HTML, Image, HBox/VBox) and
+``observe``, which behave the same on ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4). Figures are drawn
+off-screen (matplotlib's Figure, no pyplot) into an Image widget: an update changes widget state only and
+prints nothing into any cell. Images are drawn at twice the pixels they are shown with, and shown at their
+own width (never stretched to the output area), so their text is sharp on every screen.
 """
 
 from __future__ import annotations
@@ -22,11 +25,26 @@ def fmt(values, digits: int = 3) -> str:
     return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"
 
 
+CSS_DPI = 90     # figure inches -> CSS pixels on the page (the house style's figure.dpi)
+PIXEL_RATIO = 2  # drawn at twice that: sharp on high-density screens, and never blurred by stretching
+
+
 def png(fig: Figure) -> bytes:
-    """PNG bytes of an off-screen figure."""
+    """PNG bytes of an off-screen figure, drawn at PIXEL_RATIO x CSS_DPI."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=CSS_DPI * PIXEL_RATIO)
     return buf.getvalue()
+
+
+def image() -> W.Image:
+    """An Image widget that keeps the picture's own size (flex boxes would stretch it to the full width)."""
+    return W.Image(format="png", layout=W.Layout(max_width="100%", height="auto", align_self="flex-start"))
+
+
+def show(widget: W.Image, fig: Figure) -> None:
+    """Draw ``fig`` into ``widget`` at its own CSS width."""
+    widget.value = png(fig)
+    widget.width = str(round(fig.get_figwidth() * CSS_DPI))
 
 
 def _error_html(message: str) -> str:
@@ -46,7 +64,7 @@ class FourNumbers(W.VBox):
             raise ValueError(f"initial: {e}") from None
         self.fields = [W.Text(value=str(v), description=f"x{i}", layout=W.Layout(width="150px"))
                        for i, v in enumerate(initial)]
-        self.info, self.plot = W.HTML(), W.Image(format="png")
+        self.info, self.plot = W.HTML(), image()
         self.steps, self.error = None, ""
         super().__init__([W.HTML("<b>Ingresá 4 números</b> (punto o coma para decimales)"),
                           W.HBox(self.fields), self.info, self.plot])
@@ -64,9 +82,6 @@ class FourNumbers(W.VBox):
             return
         s = self.steps
         note = f"<div class='ln-note'>{html.escape(s.message())}</div>" if s.message() else ""
-        self.info.value = (
-            f"<div class='ln-result'>media μ = {s.mean:.4f} · varianza σ² = {s.var:.4f} · "
-            f"desvío σ = {s.std:.3f}<br>normalizado x̂ = {fmt(s.normalized)}</div>{note}")
         fig = Figure(figsize=(8, 2.8))
         a1, a2 = fig.subplots(1, 2)
         a1.bar(range(4), s.x, color=color("input"))
@@ -78,8 +93,12 @@ class FourNumbers(W.VBox):
             a.set_xticks(range(4), [f"x{i}" for i in range(4)])
             a.axhline(0, color="black", lw=0.8)
         a1.set_ylabel("valor")
-        self.plot.value = png(fig)
+        fig.tight_layout()
+        show(self.plot, fig)  # the picture first, then the words (see SweepExplorer.update)
         self.plot.layout.display = None
+        self.info.value = (
+            f"<div class='ln-result'>media μ = {s.mean:.4f} · varianza σ² = {s.var:.4f} · "
+            f"desvío σ = {s.std:.3f}<br>normalizado x̂ = {fmt(s.normalized)}</div>{note}")
 
 
 class GammaBeta(W.VBox):
@@ -88,11 +107,13 @@ class GammaBeta(W.VBox):
     def __init__(self, x=(0.80, 0.95, 0.93, 1.33)):
         self.base = layer_norm_steps(x)
         n = len(self.base.x)
-        self.gammas = [W.FloatSlider(value=1.0, min=-3.0, max=3.0, step=0.1, description=f"γ{i}")
+        # 440 px per slider: a track of about 310 px, one 0.1 step every 5 px (124 px made a drag jump by 3)
+        long = {"layout": W.Layout(width="440px"), "style": {"description_width": "28px"}}
+        self.gammas = [W.FloatSlider(value=1.0, min=-3.0, max=3.0, step=0.1, description=f"γ{i}", **long)
                        for i in range(n)]
-        self.betas = [W.FloatSlider(value=0.0, min=-2.0, max=2.0, step=0.1, description=f"β{i}")
+        self.betas = [W.FloatSlider(value=0.0, min=-2.0, max=2.0, step=0.1, description=f"β{i}", **long)
                       for i in range(n)]
-        self.info, self.plot = W.HTML(), W.Image(format="png")
+        self.info, self.plot = W.HTML(), image()
         self.steps = None
         super().__init__([W.HTML("<b>Mové γ y β</b>: γ escala cada número, β lo corre"),
                           W.HBox([W.VBox(self.gammas), W.VBox(self.betas)]), self.info, self.plot])
@@ -103,7 +124,6 @@ class GammaBeta(W.VBox):
     def update(self, change=None) -> None:
         self.steps = s = layer_norm_steps(self.base.x, [g.value for g in self.gammas],
                                           [b.value for b in self.betas])
-        self.info.value = f"<div class='ln-result'>γ ⊙ x̂ + β = {fmt(s.output)}</div>"
         fig = Figure(figsize=(6, 3))
         ax = fig.subplots()
         pos = range(len(s.x))
@@ -115,7 +135,9 @@ class GammaBeta(W.VBox):
         ax.set_ylabel("valor")
         ax.set_title("La salida de LayerNorm con tus γ y β")
         ax.legend(loc="upper left")
-        self.plot.value = png(fig)
+        fig.tight_layout()
+        show(self.plot, fig)  # the picture first, then the words (see SweepExplorer.update)
+        self.info.value = f"<div class='ln-result'>γ ⊙ x̂ + β = {fmt(s.output)}</div>"
 
 
 class StepByStep(W.VBox):
@@ -153,3 +175,45 @@ class StepByStep(W.VBox):
         done = " · listo" if self.shown == len(self.steps) else ""
         self.next_button.disabled = self.shown == len(self.steps)
         self.view.value = f"<div class='ln-counter'>paso {self.shown} de {len(self.steps)}{done}</div>{rows}"
+
+
+class SweepExplorer(W.VBox):
+    """Notebook 05's stored sweep: choose depth, placement, warmup and seed; see the curves and escape steps."""
+
+    def __init__(self, depth: int = 12, norm: str = "ambas", warmup: int = 0, seed="todas"):
+        from .sweep import DEPTHS, PLACEMENTS, SEEDS, WARMUPS, explore, load  # noqa: PLC0415
+        self._explore, self._data = explore, load()
+        explore(depth, norm, warmup, seed, self._data)  # a bad starting value fails here, by name
+        buttons = {"style": {"button_width": "90px"}}
+        self.depth = W.ToggleButtons(options=[(str(d), d) for d in DEPTHS], value=depth, description="capas",
+                                     **buttons)
+        self.norm = W.ToggleButtons(options=[("post-norm", "post"), ("pre-norm", "pre"), ("las dos", "ambas")],
+                                    value=norm, description="norma", **buttons)
+        self.warmup = W.Dropdown(options=[("sin warmup", 0)] + [(f"{w} pasos", w) for w in WARMUPS[1:]],
+                                 value=warmup, description="warmup", layout=W.Layout(width="220px"))
+        self.seed = W.Dropdown(options=[("todas", "todas")] + [(str(s), s) for s in SEEDS], value=seed,
+                               description="semilla", layout=W.Layout(width="220px"))
+        self.info, self.plot = W.HTML(), image()
+        self.exploration = None
+        super().__init__([W.HTML("<b>Explorá el barrido</b>: elegí y mirá cuándo sale cada corrida de la meseta"),
+                          self.depth, self.norm, W.HBox([self.warmup, self.seed]), self.info, self.plot])
+        for control in (self.depth, self.norm, self.warmup, self.seed):
+            control.observe(self.update, names="value")
+        self.placements = PLACEMENTS
+        self.update()
+
+    def update(self, change=None) -> None:
+        from .plots import draw_exploration  # noqa: PLC0415
+        e = self.exploration = self._explore(self.depth.value, self.norm.value, self.warmup.value,
+                                             self.seed.value, self._data)
+        rows = "".join(f"<li>{html.escape(c.sentence())}</li>" for c in e.curves)
+        missing = "".join(f"<div class='sweep-missing'>{html.escape(m)}</div>" for m in e.missing)
+        if e.curves:  # the picture first, then the words: a page that shows the new words shows its picture
+            fig = Figure(figsize=(8.8, 3.6))
+            draw_exploration(fig.subplots(), e)
+            fig.tight_layout()
+            show(self.plot, fig)
+            self.plot.layout.display = None
+        else:  # nothing to draw: say so, no empty axes
+            self.plot.layout.display = "none"
+        self.info.value = (f"<ul class='sweep-result'>{rows}</ul>" if rows else "") + missing

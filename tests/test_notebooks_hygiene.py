@@ -48,6 +48,9 @@ def test_outputs_are_clean(path):
                 f"{path.name}, code cell {i}: writes to stderr: {source_text(out)[:120]!r}"
             )
             text = source_text(out)
+            assert "\r" not in text, (
+                f"{path.name}, code cell {i}: a progress line (helpers.progress) is left in the stored output: "
+                f"print the cell's result after its loop, and store with `make execute` (it merges streams)")
             m = LOCAL_PATH.search(text)
             assert not m, f"{path.name}, code cell {i}: output shows a local path ({m and m.group(0)})"
 

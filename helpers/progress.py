@@ -1,0 +1,93 @@
+"""Progress on long cells: one line, redrawn in place, that leaves nothing in the stored notebook.
+
+    for paso in helpers.progress.steps(400, "red sin residual"):
+        ...
+    print("listo")            # a long cell prints its result after the loop
+
+The line is written to stdout as "\\r" + text, which Jupyter, JupyterLab and Colab draw in place ("paso 120
+de 400 · faltan ~9 s"). When the loop ends the line is closed with a bare "\\r", so whatever the cell prints
+next replaces it. nbval and nbclient merge a cell's stream output and drop everything before a carriage
+return that more text follows, so what nbval compares and what ``make execute`` stores is exactly what the
+cell printed after its loop; tests/test_notebooks_hygiene.py fails if a progress line is left in a stored
+notebook (a cell that prints nothing after its loop would leave one).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Iterator
+
+from ._checks import positive_int
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.0f} s" if s < 90 else f"{s / 60:.0f} min"
+
+
+class Progress:
+    """A progress line for ``total`` units of work: ``update(done)``, then ``close()``."""
+
+    def __init__(self, total: int, label: str = "", every: float = 0.5, stream=None, clock=time.monotonic):
+        self.total = positive_int(total, "total")
+        if not isinstance(label, str):
+            raise TypeError(f"label debe ser un texto; recibí {label!r}")
+        self.label, self.every, self.clock = label, float(every), clock
+        self.stream = stream if stream is not None else sys.stdout
+        self.start = self.clock()
+        self.last = None
+        self.written = False
+
+    def line(self, done: int) -> str:
+        """'label: paso 120 de 400 · faltan ~9 s' (the time left from the pace so far)."""
+        elapsed = self.clock() - self.start
+        head = f"{self.label}: " if self.label else ""
+        if done <= 0:
+            return f"{head}paso 0 de {self.total}"
+        left = elapsed / done * (self.total - done)
+        tail = f" · faltan ~{_seconds(left)}" if done < self.total else f" · listo en {_seconds(elapsed)}"
+        return f"{head}paso {done} de {self.total}{tail}"
+
+    def update(self, done: int) -> None:
+        now = self.clock()
+        if self.last is not None and now - self.last < self.every and done < self.total:
+            return  # at most one redraw every `every` seconds
+        self.last = now
+        self.stream.write("\r" + self.line(done))
+        self.stream.flush()
+        self.written = True
+
+    def close(self) -> None:
+        """End the line with a bare carriage return: the cell's next print replaces it."""
+        if self.written:
+            self.stream.write("\r")
+            self.stream.flush()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def steps(n_or_iterable, label: str = "", every: float = 0.5, stream=None) -> Iterator:
+    """Iterate ``range(1, n + 1)`` (or the given iterable) drawing a progress line; closed at the end."""
+    if isinstance(n_or_iterable, bool):
+        raise TypeError(f"steps espera un número de pasos o algo que recorrer; recibí {n_or_iterable!r}")
+    if isinstance(n_or_iterable, int):
+        items: Iterable = range(1, positive_int(n_or_iterable, "pasos") + 1)
+        total = n_or_iterable
+    else:
+        try:
+            total = len(n_or_iterable)
+        except TypeError:
+            raise TypeError(f"steps espera un número de pasos o una lista/range; recibí "
+                            f"{type(n_or_iterable).__name__}") from None
+        items = n_or_iterable
+    bar = Progress(total, label, every, stream)
+    try:
+        for i, item in enumerate(items, start=1):
+            yield item
+            bar.update(i)
+    finally:
+        bar.close()

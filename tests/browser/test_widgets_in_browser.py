@@ -1,0 +1,249 @@
+"""The series' widgets in a real front end, driven by Playwright in Debian's Chromium: notebook 03's three
+interactions and notebook 05's sweep explorer.
+
+Two front ends, one test: `make test-browser` runs it in JupyterLab 4 with ipywidgets 8 (.venv), and
+`make test-browser-classic` in classic Notebook 6.5.7 with ipywidgets 7.7.1 (.venv-classic), which is what
+Colab's widgets are. Each server runs on loopback over temporary copies of the notebooks (the repository's
+files are never saved over) and is stopped at the end, also when the test fails. Screenshots go to
+artifacts/browser/<front end>/.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from importlib.metadata import version
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# classic Notebook 6.x if this environment has it (make test-browser-classic), else JupyterLab
+CLASSIC = find_spec("notebook") is not None and version("notebook").startswith("6.")
+FRONT_END = "classic" if CLASSIC else "lab"
+ARTIFACTS = ROOT / "artifacts" / "browser" / FRONT_END
+NOTEBOOKS = ("03_layernorm.ipynb", "05_norm_placement.ipynb")
+CONSOLE: list[str] = []  # the page's console messages
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A JupyterLab or classic Notebook server on 127.0.0.1 over copies of the notebooks; yields a function
+    that gives a notebook's URL."""
+    work = tmp_path / "notebooks"
+    work.mkdir()
+    for name in NOTEBOOKS:
+        shutil.copy(ROOT / "notebooks" / name, work)
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "OMP_NUM_THREADS": "1"}
+    settings = tmp_path / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp_path / "settings")
+    if CLASSIC:
+        cmd = [sys.executable, "-m", "notebook", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               f"--NotebookApp.token={token}", f"--NotebookApp.notebook_dir={work}", "--allow-root"]
+        url = f"http://127.0.0.1:{port}/notebooks/{{name}}?token={token}"
+    else:
+        cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}", "--allow-root",
+               "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+        url = f"http://127.0.0.1:{port}/lab/tree/{{name}}?token={token}"
+    log = open(tmp_path / "server.log", "w")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start:\n" + (tmp_path / "server.log").read_text()) from None
+                time.sleep(0.5)
+        yield lambda name: url.format(name=name)
+    finally:
+        _stop(proc)
+        log.close()
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGTERM the server's whole process group (its kernels too), SIGKILL if it lingers."""
+    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _run_all(page, url: str, last_output: str, timeout_s: int, during: str | None = None) -> None:
+    """Open a notebook, run every cell, and wait for the text its last cell prints (and, on the way, for
+    ``during``: a progress line, which is screenshot and must be gone once its cell is done)."""
+    page.goto(url)
+    if CLASSIC:
+        page.wait_for_function("() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel"
+                               " && Jupyter.notebook.kernel.is_connected()", timeout=60_000)
+        # ipywidgets 7's manager first restores the kernel's widgets (over the "jupyter.widget.control" comm,
+        # which ipywidgets 7.7.1's kernel side lacks: it says so and falls back). A widget displayed before
+        # that ends stays hidden, so wait for it, as a learner who runs a cell a few seconds later does.
+        deadline = time.monotonic() + 30
+        while not any("jupyter.widget.control" in m for m in CONSOLE) and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        page.wait_for_timeout(1000)
+        page.evaluate("() => Jupyter.notebook.execute_all_cells()")
+    else:
+        page.locator(".jp-Notebook").first.wait_for()
+        page.locator(".jp-StatusBar-Widget:visible", has_text="Idle").first.wait_for()  # kernel started
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    if during:
+        line = page.get_by_text(during).first
+        line.wait_for(timeout=timeout_s * 1000)
+        line.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "0_progreso.png"))  # the page: the line redraws while we look
+    page.get_by_text(last_output).wait_for(timeout=timeout_s * 1000)
+    if during:
+        assert page.get_by_text(during).count() == 0, f"a progress line ({during!r}) is still on the page"
+
+
+def _widget(page, inner: str):
+    """The widget box (a VBox) that contains ``inner``."""
+    return page.locator(".widget-vbox").filter(has=page.locator(inner)).last
+
+
+def _assert_image_at_own_size(img) -> None:
+    """Drawn at 2x and shown at half its pixels: never stretched (the old images were, 1.7x to 2.2x)."""
+    natural, shown = img.evaluate("i => [i.naturalWidth, i.getBoundingClientRect().width]")
+    assert abs(shown - natural / 2) <= 1, f"image {natural} px shown {shown} px wide: stretched"
+
+
+def _browser(p):
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} missing: `apt-get install -y chromium` (make test-browser does)"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    page.set_default_timeout(60_000)
+    CONSOLE.clear()
+    page.on("console", lambda message: CONSOLE.append(message.text))
+    return browser, page
+
+
+def test_layernorm_widgets(server):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = _browser(p)
+        try:
+            # the notebook's last cell prints this: every cell has run, none will touch the widgets now
+            _run_all(page, server("03_layernorm.ipynb"), "BatchNorm con un ejemplo falla: True", 300)
+
+            # 1. "Ingresá 4 números": type the residual sum, with a decimal comma.
+            fields = page.locator(".widget-text input")
+            expect(fields).to_have_count(4)
+            results = page.locator(".ln-result")
+            expect(results.first).to_contain_text("media μ")  # the widget rendered
+            for field, value in zip(fields.all(), ["0,8", "0.95", "0.93", "1.33"]):
+                field.fill(value)
+                field.press("Enter")  # ipywidgets 7 sends a Text's value on Enter or blur, 8 on every key
+            expect(results.first).to_contain_text("media μ = 1.0025 · varianza σ² = 0.0391 · desvío σ = 0.198")
+            expect(results.first).to_contain_text("[-1.024, -0.266, -0.367, 1.657]")
+            fields.nth(1).fill("hola")
+            fields.nth(1).press("Enter")
+            expect(page.locator(".ln-error")).to_contain_text("no es un número")
+            fields.nth(1).fill("0.95")
+            fields.nth(1).press("Enter")
+            expect(page.locator(".ln-error")).to_have_count(0)
+            four = _widget(page, ".ln-result >> nth=0")
+            _assert_image_at_own_size(four.locator("img").first)
+            four.screenshot(path=str(ARTIFACTS / "1_cuatro_numeros.png"))
+
+            # 2. γ₀ slider: the notebook left γ = [1.2, 0.8, 1, 1.1]; eight steps right → 2.0.
+            slider = page.locator(".widget-hslider").first
+            track = slider.locator(".noUi-target, .ui-slider").first.bounding_box()["width"]
+            assert track >= 250, f"γ slider track is {track:.0f} px for a range of 6: a small drag jumps too far"
+            handle = slider.locator(".noUi-handle, .ui-slider-handle").first
+            handle.focus()
+            for _ in range(8):
+                handle.press("ArrowRight")
+            gamma_beta = results.nth(1)
+            expect(gamma_beta).to_contain_text("[-1.949, -0.212, -0.567, 2.122]")  # 2.0 · -1.024 + 0.1
+            box = page.locator(".widget-vbox").filter(has=page.locator(".widget-hslider")).filter(
+                has=page.locator("img")).last
+            _assert_image_at_own_size(box.locator("img").first)
+            box.screenshot(path=str(ARTIFACTS / "2_gamma_beta.png"))
+
+            # 3. "Siguiente paso": three clicks from step 1 → step 4, the mean.
+            button = page.get_by_role("button", name="Siguiente paso")
+            for _ in range(3):
+                button.click()
+            counter = page.locator(".ln-counter")
+            expect(counter).to_contain_text("paso 4 de 7")
+            expect(page.locator(".ln-step").nth(3)).to_contain_text("= 1.0025")
+            _widget(page, ".ln-counter").screenshot(path=str(ARTIFACTS / "3_siguiente_paso.png"))
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "0_notebook_03.png"), full_page=False)
+            browser.close()
+
+
+def test_sweep_explorer(server):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser, page = _browser(p)
+        try:
+            _run_all(page, server("05_norm_placement.ipynb"), "vio 96,000 secuencias", 600, during="faltan ~")
+            explorer = _widget(page, ".sweep-result, .sweep-missing")
+            explorer.scroll_into_view_if_needed()
+            # the notebook opens it at 24 layers, post-norm, no warmup: no seed leaves the plateau
+            expect(explorer).to_contain_text("post-norm, semilla 0: no salió en 1 500 pasos")
+            # "¿con 24 capas y warmup 200 sale de la meseta?": one choice in a menu
+            picture = explorer.locator("img").first
+            before = picture.get_attribute("src")
+            explorer.locator(".widget-dropdown select").first.select_option(label="200 pasos")
+            expect(explorer.locator(".sweep-result")).to_contain_text("post-norm, semilla 0: sale en el paso")
+            expect(picture).not_to_have_attribute("src", before)  # the picture changed with the words
+            _assert_image_at_own_size(explorer.locator("img").first)
+            explorer.screenshot(path=str(ARTIFACTS / "4_explorador_24_capas_warmup_200.png"))
+            # pre-norm was never run with warmup: said in words, and no empty plot
+            explorer.get_by_role("button", name="pre-norm", exact=True).click()
+            expect(explorer.locator(".sweep-missing")).to_contain_text("El barrido no corrió pre-norm con 24 capas")
+            expect(explorer.locator("img").first).to_be_hidden()
+            explorer.screenshot(path=str(ARTIFACTS / "5_explorador_combinacion_que_falta.png"))
+            # back to both placements, 12 layers, one seed
+            explorer.get_by_role("button", name="las dos", exact=True).click()
+            explorer.get_by_role("button", name="12", exact=True).click()
+            explorer.locator(".widget-dropdown select").first.select_option(label="sin warmup")
+            before = picture.get_attribute("src")
+            explorer.locator(".widget-dropdown select").nth(1).select_option(label="3")
+            expect(explorer.locator(".sweep-result")).to_contain_text("post-norm, semilla 3: sale en el paso 375")
+            expect(picture).not_to_have_attribute("src", before)
+            expect(explorer.locator(".sweep-result")).to_contain_text("pre-norm, semilla 3: sale en el paso 125")
+            explorer.screenshot(path=str(ARTIFACTS / "6_explorador_12_capas_semilla_3.png"))
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "0_notebook_05.png"), full_page=False)
+            browser.close()
