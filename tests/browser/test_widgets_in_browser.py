@@ -104,6 +104,8 @@ def _stop(proc: subprocess.Popen) -> None:
 def _run_all(page, url: str, last_output: str, timeout_s: int, during: str | None = None) -> None:
     """Open a notebook, run every cell, and wait for the text its last cell prints (and, on the way, for
     ``during``: a progress line, which is screenshot and must be gone once its cell is done)."""
+    from playwright.sync_api import Error as PlaywrightError
+
     page.goto(url)
     if CLASSIC:
         page.wait_for_function("() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel"
@@ -122,10 +124,14 @@ def _run_all(page, url: str, last_output: str, timeout_s: int, during: str | Non
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     if during:
-        line = page.get_by_text(during).first
-        line.wait_for(timeout=timeout_s * 1000)
-        line.scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / "0_progreso.png"))  # the page: the line redraws while we look
+        page.get_by_text(during).first.wait_for(timeout=timeout_s * 1000)
+        for _ in range(40):  # the line is redrawn (a new element) twice a second: retry until one holds still
+            try:
+                page.get_by_text(during).first.scroll_into_view_if_needed(timeout=1000)
+                break
+            except PlaywrightError:
+                continue
+        page.screenshot(path=str(ARTIFACTS / "0_progreso.png"))
     page.get_by_text(last_output).wait_for(timeout=timeout_s * 1000)
     if during:
         assert page.get_by_text(during).count() == 0, f"a progress line ({during!r}) is still on the page"
