@@ -18,6 +18,12 @@ COLAB_PINS := torch==2.11.0 ipywidgets==7.7.1 ipykernel==6.17.1 ipython==7.34.0 
 KVENV  := .venv-classic
 KBIN   := $(KVENV)/bin
 KSTAMP := $(KVENV)/.installed
+# The static site (make site, make test-site): Jupyter Book 1.x (Sphinx builds offline; 2.x fetches its theme at
+# build time), axe-core for Playwright, in their own environment, pinned by constraints-site.txt (make lock-site).
+SVENV  := .venv-site
+SBIN   := $(SVENV)/bin
+SSTAMP := $(SVENV)/.installed
+SITE_PINS := "jupyter-book<2" axe-playwright-python playwright pytest
 CLASSIC_PINS := notebook==6.5.7 ipywidgets==7.7.1 widgetsnbextension==3.6.1 ipykernel==6.17.1 ipython==7.34.0 torch==2.13.0 pytest playwright
 # The test tools (pyproject's dev extra, read from there so the list is written once)
 DEV_TOOLS   = $(shell $(PYTHON) -c "import shlex, tomllib; \
@@ -27,7 +33,7 @@ NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-ti
 THREADS ?= 1
 
 .PHONY: help install lab test lint test-matrix grid-report test-browser test-browser-classic chromium test-compat bench \
-        sweep execute lock lock-compat lock-classic clean
+        sweep execute lock lock-compat lock-classic site site-pictures test-site lock-site clean
 
 help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
@@ -38,6 +44,8 @@ help:
 	@echo "make test-matrix   nbval bajo cada CPU: kernels default/avx2/avx512 x 1, 2 y 4 hilos, y el camino de AMD"
 	@echo "make grid-report   ejecuta los notebooks en cada configuración y lista las líneas impresas que cambian"
 	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas"
+	@echo "make site     arma la lección como sitio web estático en build/site-src/_build/html (sin ejecutar nada)"
+	@echo "make test-site     prueba ese sitio en Chromium: matemática, alt text, nada fuera de 127.0.0.1, axe-core"
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -56,7 +64,7 @@ lint: install
 
 # One pytest run: unit tests, the notebook hygiene test and strict nbval over every notebook.
 test: lint
-	OMP_NUM_THREADS=$(THREADS) $(BIN)/pytest tests notebooks --ignore=tests/browser $(NBVAL)
+	OMP_NUM_THREADS=$(THREADS) $(BIN)/pytest tests notebooks --ignore=tests/browser --ignore=tests/site $(NBVAL)
 
 # The notebooks under every CPU configuration a learner may have (tests/cpu_grid.py says which):
 # kernels default/avx2/avx512 x 1 and 2 threads, 4 threads once, and AMD's MKL/oneDNN path.
@@ -91,7 +99,7 @@ test-compat: $(CSTAMP)
 	  'IPython', IPython.__version__, 'ipykernel', ipykernel.__version__, 'matplotlib', matplotlib.__version__, \
 	  'numpy', numpy.__version__, '| helpers from', helpers.__path__[0]); \
 	  assert 'site-packages' in helpers.__path__[0], 'helpers must be the installed copy, not the checkout'"
-	OMP_NUM_THREADS=$(THREADS) $(CBIN)/pytest tests notebooks --ignore=tests/browser -p no:cacheprovider $(NBVAL)
+	OMP_NUM_THREADS=$(THREADS) $(CBIN)/pytest tests notebooks --ignore=tests/browser --ignore=tests/site -p no:cacheprovider $(NBVAL)
 
 # Notebook 03's widgets in a real JupyterLab + Debian's Chromium (installed with apt-get if missing).
 chromium:
@@ -121,6 +129,44 @@ lock-classic:
 	  echo "# make test-browser-classic. Regenerate: make lock-classic."; \
 	  $(KBIN)/python -m pip freeze --exclude leccion06-helpers | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints-classic.txt
 	rm -rf $(KVENV)
+
+# The lesson as a static website, from the stored outputs (nothing runs): build/site-src/_build/html.
+# MathJax comes from npm (.ci/site/package-lock.json) and is served from the site itself.
+$(SSTAMP): constraints-site.txt
+	rm -rf $(SVENV)
+	$(PYTHON) -m venv $(SVENV)
+	$(SBIN)/python -m pip install -q -c constraints-site.txt $(SITE_PINS)
+	touch $@
+
+.ci/site/node_modules/mathjax/es5/tex-chtml.js: .ci/site/package-lock.json
+	@command -v npm >/dev/null || { echo "installing Debian's nodejs and npm"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
+	cd .ci/site && npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
+site: $(SSTAMP) .ci/site/node_modules/mathjax/es5/tex-chtml.js
+	$(SBIN)/python .ci/site/prepare.py
+	cd build/site-src && ../../$(SBIN)/jupyter-book build --warningiserror --keep-going . >/dev/null
+	cp notebooks/*.ipynb build/site-src/_build/html/_sources/notebooks/  # the download is the notebook as stored
+	@echo "el sitio está en build/site-src/_build/html (index.html)"
+
+# After `make test-browser`: its screenshots become the site's pictures of the widgets (commit them).
+site-pictures:
+	cp artifacts/browser/lab/1_cuatro_numeros.png .ci/site/widgets/cuatro_numeros.png
+	cp artifacts/browser/lab/2_gamma_beta.png .ci/site/widgets/gamma_beta.png
+	cp artifacts/browser/lab/3_siguiente_paso.png .ci/site/widgets/siguiente_paso.png
+	cp artifacts/browser/lab/4_explorador_24_capas_warmup_200.png .ci/site/widgets/explorador.png
+
+# Every page in Debian's Chromium: math rendered, alt text, no request off 127.0.0.1, Colab button, axe-core.
+test-site: site chromium
+	$(SBIN)/pytest tests/site -v -p no:cacheprovider
+
+lock-site:
+	rm -rf $(SVENV) && $(PYTHON) -m venv $(SVENV)
+	$(SBIN)/python -m pip install -q $(SITE_PINS)
+	{ echo "# Jupyter Book 1.x, axe-playwright-python and Playwright for make site / make test-site. Regenerate: make lock-site."; \
+	  $(SBIN)/python -m pip freeze; } > constraints-site.txt
+	rm -rf $(SVENV)
 
 # The experiment engine against the seed-style loop (notebook 05), on this machine, now.
 bench: install
@@ -159,4 +205,4 @@ lock-compat:
 	rm -rf $(CVENV)
 
 clean:
-	rm -rf $(VENV) $(CVENV) $(KVENV) .pytest_cache .ruff_cache artifacts
+	rm -rf $(VENV) $(CVENV) $(KVENV) $(SVENV) build .pytest_cache .ruff_cache artifacts

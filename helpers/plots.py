@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+import base64
+import html
+import io
+
 import matplotlib as mpl
 import matplotlib.ticker  # noqa: F401 - mpl.ticker below
 
-# Same thing, same colour, in every notebook.
+# Same thing, same colour, in every notebook. Okabe & Ito's colour-blind-safe palette: every pair that shares a
+# figure stays apart under deuteranopia, protanopia and tritanopia (tests/test_palette.py measures it), and where
+# colour carries the meaning a line style or marker carries it too (LINESTYLES, MARKERS below).
 COLORS = {
-    "post-norm": "#d62728",   # red
-    "pre-norm": "#1f77b4",    # blue
-    "sandwich": "#9467bd",    # purple
-    "baseline": "#7f7f7f",    # grey, drawn dashed
-    "residual": "#2ca02c",    # green: with residual
-    "plain": "#ff7f0e",       # orange: without residual
-    "relu": "#1f77b4",
-    "gelu": "#ff7f0e",
-    "input": "#8c8c8c",
-    "output": "#2ca02c",
-    "class 0": "#17becf",     # the two classes of a toy data set
-    "class 1": "#bcbd22",
+    "post-norm": "#D55E00",   # vermillion
+    "pre-norm": "#0072B2",    # blue
+    "sandwich": "#CC79A7",    # reddish purple
+    "baseline": "#555555",    # dark grey, drawn dashed
+    "residual": "#009E73",    # bluish green: with residual
+    "plain": "#E69F00",       # orange: without residual
+    "relu": "#0072B2",
+    "gelu": "#E69F00",
+    "input": "#BBBBBB",       # light grey: what goes in
+    "output": "#009E73",
+    "class 0": "#0072B2",     # the two classes of a toy data set
+    "class 1": "#E69F00",
+    "layernorm": "#F0E442",   # yellow: a LayerNorm box in a diagram, wherever it sits
 }
 
 
@@ -91,14 +98,12 @@ def block_diagram(ax, norm: str) -> None:
     _axes(ax, "block_diagram")
     stages = _STAGES[norm]
     xs = [i * 1.6 for i in range(len(stages))]
-    fill = {"LayerNorm": color(f"{norm}-norm" if norm != "sandwich" else "sandwich"),
-            "Subcapa": "#dddddd", "+": "white"}
+    fill = {"LayerNorm": color("layernorm"), "Subcapa": "#dddddd", "+": "white"}
     for x, s in zip(xs, stages):
         if s in ("x", "x'"):
             ax.text(x, 0, s, ha="center", va="center", fontsize=12, fontweight="bold")
             continue
-        box = {"boxstyle": "circle" if s == "+" else "round,pad=0.4", "fc": fill[s], "ec": "black",
-               "alpha": 0.9 if s != "LayerNorm" else 0.35}
+        box = {"boxstyle": "circle" if s == "+" else "round,pad=0.4", "fc": fill[s], "ec": "black", "alpha": 0.9}
         ax.text(x, 0, s, ha="center", va="center", fontsize=10, bbox=box)
     for a, b in zip(xs, xs[1:]):
         ax.annotate("", (b - 0.55, 0), (a + 0.55, 0), arrowprops={"arrowstyle": "->"})
@@ -151,3 +156,26 @@ def draw_exploration(ax, exploration) -> None:
     warm = "sin warmup" if exploration.warmup == 0 else f"warmup {exploration.warmup}"
     ax.set_title(f"{exploration.depth} capas, {warm}, {seeds}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9)  # outside: no curve under it
+
+
+def show(fig, alt: str) -> None:
+    """Show ``fig`` with Spanish alt text, the house's last line of a figure cell (instead of plt.show()).
+
+    The figure goes out as an <img> with that alt text (JupyterLab, Colab and the site all read it) and the
+    alt text as the plain-text version; the figure is then closed so it is not shown twice.
+    """
+    if not isinstance(alt, str) or len(alt.strip()) < 30:
+        raise ValueError(f"show: alt debe describir la figura en una o dos oraciones (qué muestra y su número "
+                         f"principal), no {alt!r}")
+    if not hasattr(fig, "savefig"):
+        raise TypeError(f"show: espera la figura (el fig de fig, ax = plt.subplots()); recibí {type(fig).__name__}")
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - pyplot only where figures are shown
+    from IPython.display import display  # noqa: PLC0415
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    width = int.from_bytes(buf.getvalue()[16:20], "big")  # the PNG's own width: shown 1:1, never stretched
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    img = (f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt.strip())}" '
+           f'style="max-width: 100%; width: {width}px">')
+    display({"text/html": img, "text/plain": alt.strip()}, raw=True)
+    plt.close(fig)

@@ -394,6 +394,13 @@ CASES = {
     "label_bars: fmt with two slots": (lambda: plots.label_bars(*bars(), "{} de {}"), Refuses("fmt", "{} de {}")),
     "label_bars: numbers instead of bars": (lambda: plots.label_bars(bars()[0], [1, 2]), Refuses("bars", "ax.bar")),
     "label_bars: ax 'ax'": (lambda: plots.label_bars("ax", bars()[1]), Refuses("ax", "str")),
+    "show: no alt": (lambda: plots.show(bars()[0].figure, ""), Refuses("alt", "describir")),
+    "show: alt 'figura 1'": (lambda: plots.show(bars()[0].figure, "figura 1"), Refuses("alt", "figura 1")),
+    "show: alt None": (lambda: plots.show(bars()[0].figure, None), Refuses("alt", "None")),
+    "show: the axes instead of the figure": (lambda: plots.show(bars()[0], "Barras de tres valores: 1, 2 y 3, en "
+                                                                "orden creciente."), Refuses("figura", "Axes")),
+    "show: a list": (lambda: plots.show([1, 2], "Barras de tres valores: 1, 2 y 3, en orden creciente."),
+                     Refuses("figura", "list")),
     "block_diagram: 'Pre'": (lambda: plots.block_diagram(bars()[0], "Pre"), Refuses("norm", "'Pre'")),
     "block_diagram: ax 'ax'": (lambda: plots.block_diagram("ax", "pre"), Refuses("ax", "str")),
     "block_diagram: norm None": (lambda: plots.block_diagram(bars()[0], None), Refuses("norm", "None")),
@@ -426,7 +433,7 @@ def test_the_table_covers_every_public_function():
                 "ffn_params", "layernorm_params", "count_params", "grad_norms", "spiral", "count_task", "accuracy",
                 "train", "Run", "train_many", "train_reference", "stack", "engine.accuracy", "escape_step",
                 "run_slice", "parse_numbers", "layer_norm_steps", "walkthrough", "FourNumbers", "GammaBeta",
-                "StepByStep", "color", "label_bars", "block_diagram", "check_env.main"}
+                "StepByStep", "color", "label_bars", "block_diagram", "show", "check_env.main"}
     assert families <= set(per), families - set(per)
     few = {f: per[f] for f in families - {"check_env.main"} if per[f] < 5}  # main() takes no arguments
     assert not few, f"fewer than five rows: {few}"

@@ -118,3 +118,23 @@ def test_nbval_markers_are_exact(path):
             comment = line.strip().lstrip("#").strip()
             if line.strip().startswith("#") and "NBVAL" in comment:
                 assert comment in MARKERS, f"{path.name}, code cell {i}: {line.strip()!r} is not an exact nbval marker"
+
+
+IMG = re.compile(r'<img src="data:image/png;base64,[^"]+" alt="([^"]*)"')
+NO_NUMBER = {("04_encoder_block.ipynb", "c03"): "three diagrams of where LayerNorm goes: nothing to count"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_every_figure_has_spanish_alt_text(path):
+    """Figures are shown with helpers.plots.show(fig, alt): an <img> with alt text, never a bare PNG."""
+    for i, cell in enumerate(code_cells(load(path)), start=1):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            assert "image/png" not in data, (
+                f"{path.name}, code cell {i}: a figure without alt text; end the cell with "
+                f"helpers.plots.show(fig, \"qué muestra y su número principal\") instead of plt.show()")
+            for alt in IMG.findall("".join(data.get("text/html", ""))):
+                number = re.search(r"\d", alt) or (path.name, cell.get("id")) in NO_NUMBER
+                assert len(alt) >= 60 and number and not alt.lower().startswith("figura"), (
+                    f"{path.name}, code cell {i}: alt text must say what the figure shows and its main number: "
+                    f"{alt!r}")

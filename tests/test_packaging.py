@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 import pytest
@@ -82,3 +83,14 @@ def test_compat_environment_pins_colabs_versions():
         if name != "python":
             assert f"{name}=={version}" in colab_pins, f"Makefile's COLAB_PINS lacks {name}=={version}"
     assert f"sys.version_info[:2] == ({COLAB['python'].replace('.', ', ')})" in makefile
+
+
+def test_readme_links_the_site_at_its_one_address():
+    """The site's address is [project.urls] Documentation; the README says it once, beside the repository's."""
+    site = PYPROJECT["project"]["urls"]["Documentation"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count(site) == 1, f"README must link the site once, as <{site}>"
+    addresses = set(re.findall(r"https://[\w-]+\.github\.io/[^\s>)]*", readme))
+    assert addresses == {site}, f"README names another site address: {addresses - {site}}"
+    pages = (ROOT / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8")
+    assert "make test-site" in pages and "branches: [main]" in pages
