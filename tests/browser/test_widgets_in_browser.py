@@ -184,7 +184,9 @@ def test_layernorm_widgets(server):
             fields.nth(1).fill("0.95")
             fields.nth(1).press("Enter")
             expect(page.locator(".ln-error")).to_have_count(0)
-            four = _widget(page, ".ln-result >> nth=0")
+            four = page.locator(".widget-vbox").filter(has=page.locator(".widget-text")).filter(
+                has=page.locator("img")).last  # the box with the four fields and the picture
+            expect(four).to_contain_text("Ingresá 4 números")
             _assert_image_at_own_size(four.locator("img").first)
             four.screenshot(path=str(ARTIFACTS / "1_cuatro_numeros.png"))
 
