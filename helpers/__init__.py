@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["blocks", "check", "check_env", "engine", "layernorm", "params", "plots", "probes", "progress", "sweep",
+__all__ = ["blocks", "check", "check_env", "claim", "claims", "engine", "layernorm", "params", "plots", "probes", "progress", "sweep",
            "toydata", "training", "widgets"]
 
 
 def __getattr__(name: str):
+    if name == "claim":  # the one function at the top: notebooks write helpers.claim(...)
+        from .claims import claim
+        globals()[name] = claim
+        return claim
     if name not in __all__:
         raise AttributeError(f"module 'helpers' has no attribute {name!r}")
     try:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from pathlib import Path
 
 import pytest
+
+# Every claim a notebook makes fails hard under the suite (nbval's kernels inherit this); a learner's
+# session, without it, gets a Spanish note instead (helpers/claims.py).
+os.environ["LECCION06_STRICT"] = "1"
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -106,18 +107,17 @@ def test_no_notebook_downloads_or_upgrades():
             assert not m, f"{path.name}: a cell downloads or upgrades something ({m.group(0)!r})"
 
 
-MARKERS = {"NBVAL_IGNORE_OUTPUT", "NBVAL_SKIP", "NBVAL_CHECK_OUTPUT", "NBVAL_RAISES_EXCEPTION"}
+NBVAL_TAGS = {"nbval-ignore-output"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
-def test_nbval_markers_are_exact(path):
-    """nbval honours a marker only when the comment is exactly its name: '# NBVAL_IGNORE_OUTPUT (why)'
-    is silently ignored. Put the reason on the next line."""
+def test_nbval_markers_are_tags_not_comments(path):
+    """What nbval needs lives in cell tags (metadata.tags), invisible to learners and to the site's readers; a
+    '# NBVAL_...' comment would show on every page. Only ignoring an output is allowed, never skipping a cell."""
     for i, cell in enumerate(code_cells(load(path)), start=1):
-        for line in source(cell).splitlines():
-            comment = line.strip().lstrip("#").strip()
-            if line.strip().startswith("#") and "NBVAL" in comment:
-                assert comment in MARKERS, f"{path.name}, code cell {i}: {line.strip()!r} is not an exact nbval marker"
+        assert "NBVAL" not in source(cell), f"{path.name}, code cell {i}: an NBVAL comment; use the cell tag instead"
+        tags = {t for t in cell.get("metadata", {}).get("tags", []) if t.startswith("nbval")}
+        assert tags <= NBVAL_TAGS, f"{path.name}, code cell {i}: nbval tags {sorted(tags - NBVAL_TAGS)} not allowed"
 
 
 IMG = re.compile(r'<img src="data:image/png;base64,[^"]+" alt="([^"]*)"')
@@ -138,3 +138,45 @@ def test_every_figure_has_spanish_alt_text(path):
                 assert len(alt) >= 60 and number and not alt.lower().startswith("figura"), (
                     f"{path.name}, code cell {i}: alt text must say what the figure shows and its main number: "
                     f"{alt!r}")
+
+
+def _names_in(code: str) -> set[str]:
+    """Every variable name a cell's code mentions (IPython magics and shell lines left out)."""
+    code = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+    return {node.id for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Name)}
+
+
+WIDGET = re.compile(r"^(\w+)\s*=\s*helpers\.widgets\.\w+\(", re.M)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_no_cell_drives_a_widget_the_learner_sees(path):
+    """A widget stays as its cell made it, the state the text describes, and keeps what the learner typed:
+    no later cell touches it (driving a widget from code is what tests/ and the browser test do)."""
+    cells = code_cells(load(path))
+    for i, cell in enumerate(cells):
+        for name in WIDGET.findall(source(cell)):
+            for j, later in enumerate(cells[i + 1:], start=i + 2):
+                assert name not in _names_in(source(later)), (
+                    f"{path.name}, code cell {j}: uses the widget `{name}` shown in code cell {i + 1}; after "
+                    f"'Ejecutar todas' the learner would see what this cell did to it")
+
+
+ANSWER_TAG = "exercise-answer"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_exercise_answers_are_not_stored(path):
+    """An exercise's answer shows when the learner runs its cell, not under the question: a 'Comprobación'
+    cell is tagged exercise-answer (make execute clears its output; nbval runs it and ignores its output),
+    and no stored cell calls a checker's hint() or solution()."""
+    for i, cell in enumerate(code_cells(load(path)), start=1):
+        text = source(cell)
+        tags = cell.get("metadata", {}).get("tags", [])
+        if text.lstrip().startswith("# Comprobación del ejercicio"):
+            assert ANSWER_TAG in tags, f"{path.name}, code cell {i}: an exercise's check without the {ANSWER_TAG} tag"
+        if ANSWER_TAG in tags:
+            assert not cell.get("outputs"), f"{path.name}, code cell {i}: an exercise's answer stored with its output"
+            assert "nbval-ignore-output" in tags, f"{path.name}, code cell {i}: {ANSWER_TAG} needs nbval-ignore-output"
+        assert not re.search(r"helpers\.check\.\w+\.(hint|solution)\(", text), (
+            f"{path.name}, code cell {i}: stores a checker's hint or solution; the learner asks for it")

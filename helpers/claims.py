@@ -1,0 +1,65 @@
+"""The lesson's claims, checked where the notebook makes them.
+
+``claim(holds, statement, got)``: in a learner's session a claim that no longer holds (they changed a seed, a
+depth, a step count) prints a Spanish note and the notebook goes on; under the test suite (``LECCION06_STRICT``
+set, as ``tests/conftest.py`` and ``make execute`` do) it raises ``ClaimFailed``, so CI fails hard.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import metadata
+
+__all__ = ["STRICT_ENV", "ClaimFailed", "claim"]
+
+STRICT_ENV = "LECCION06_STRICT"
+
+
+class ClaimFailed(AssertionError):
+    """A claim of the lesson did not hold in a strict (test) run."""
+
+
+def _strict() -> bool:
+    return os.environ.get(STRICT_ENV, "").strip() not in ("", "0")
+
+
+def _issues_url() -> str:
+    """Where to report a problem: the repository of [project.urls] (pyproject), as installed."""
+    try:
+        for entry in metadata.metadata("leccion06-helpers").get_all("Project-URL") or []:
+            label, _, url = entry.partition(",")
+            if label.strip().lower() == "repository":
+                return url.strip().rstrip("/") + "/issues"
+    except metadata.PackageNotFoundError:
+        pass
+    return "el repositorio del curso"
+
+
+def _truth(holds) -> bool:
+    """bool(holds) for Python, numpy and one-element torch booleans; anything else is an authoring error."""
+    if isinstance(holds, bool):
+        return holds
+    kind = type(holds).__module__.split(".")[0]
+    if kind == "numpy" and getattr(holds, "shape", None) == () and holds.dtype.kind == "b":
+        return bool(holds)
+    if kind == "torch" and getattr(holds, "numel", lambda: 0)() == 1 and holds.dtype.is_floating_point is False:
+        return bool(holds)
+    raise TypeError(f"claim espera una condición verdadera o falsa (True/False) como primer argumento; "
+                    f"recibió {type(holds).__name__}: {holds!r:.80}")
+
+
+def claim(holds, statement: str, got: str | None = None) -> None:
+    """Check one sentence of the lesson: silent when it holds; otherwise a note (learner) or ClaimFailed (tests)."""
+    if not isinstance(statement, str) or not statement.strip():
+        raise TypeError("claim espera, como segundo argumento, la frase de la lección que se comprueba (un texto).")
+    if got is not None and not isinstance(got, str):
+        raise TypeError(f"claim espera en got un texto con lo que dio la corrida; recibió {type(got).__name__}.")
+    if _truth(holds):
+        return
+    said = f"La lección dice: {statement.strip().rstrip('.')}."
+    ran = f"En esta corrida: {got.strip().rstrip('.')}." if got else "En esta corrida, no se cumple."
+    if _strict():
+        raise ClaimFailed(f"{said} {ran}")
+    print(f"⚠️  {said}\n    {ran}\n    Si cambiaste algo más arriba (una semilla, una cantidad de capas o de pasos), "
+          f"es esperable: el notebook sigue.\n    Si no cambiaste nada, avisanos en {_issues_url()}: puede ser un error "
+          f"nuestro.")
