@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["blocks", "check", "check_env", "claim", "claims", "engine", "layernorm", "params", "plots", "probes", "progress", "sweep",
-           "toydata", "training", "widgets"]
+__all__ = ["blocks", "check", "check_env", "claim", "claims", "engine", "layernorm", "params", "plots", "probes",
+           "progress", "sweep", "toydata", "training", "widgets"]
 
 
 def __getattr__(name: str):

@@ -60,6 +60,6 @@ def claim(holds, statement: str, got: str | None = None) -> None:
     ran = f"En esta corrida: {got.strip().rstrip('.')}." if got else "En esta corrida, no se cumple."
     if _strict():
         raise ClaimFailed(f"{said} {ran}")
-    print(f"⚠️  {said}\n    {ran}\n    Si cambiaste algo más arriba (una semilla, una cantidad de capas o de pasos), "
-          f"es esperable: el notebook sigue.\n    Si no cambiaste nada, avisanos en {_issues_url()}: puede ser un error "
-          f"nuestro.")
+    print(f"⚠️  {said}\n    {ran}\n"
+          f"    Si cambiaste algo más arriba (una semilla, una cantidad de capas o de pasos), es esperable: el "
+          f"notebook sigue.\n    Si no cambiaste nada, avisanos en {_issues_url()}: puede ser un error nuestro.")
