@@ -1,56 +1,34 @@
-""""Tu turno": checkers for the exercises the learner writes. Each says which mistake was made, by name.
+""""Tu turno": one checker per exercise. Each says which mistake was made, by name.
 
     helpers.check.layer_norm(mi_layer_norm)        # -> Verdict: not_attempted / correct / wrong, in Spanish
     helpers.check.layer_norm.hint(1)               # gentlest hint; hint(2), hint(3) say more
     helpers.check.layer_norm.solution()            # the reference code; .code is what to paste
 
-Checkers: layer_norm, rms_norm, ffn, residual, block_forward, causal_mask, param_count, warmup,
-escape_step. How they diagnose: ``_core.diagnose``; the known mistakes: ``gallery.py``.
+A checker never raises because of the learner's code, stops code that does not return after a few seconds,
+and leaves the learner's objects and every random generator as it found them. Each exercise is one module in
+``exercises/`` (reference, hints, probes, known mistakes, check); the shared machinery is ``_core``.
 """
 
+from . import exercises as _exercises
 from ._core import Verdict
-from .exercises import (
-                        EXERCISES,
-                        block_forward,
-                        causal_mask,
-                        escape_step,
-                        ffn,
-                        layer_norm,
-                        param_count,
-                        residual,
-                        rms_norm,
-                        warmup,
-)
 
-__all__ = ["EXERCISES", "Verdict", "block_forward", "causal_mask", "escape_step", "ffn", "layer_norm",
-           "param_count", "residual", "rms_norm", "warmup"]
+# notebook 01
+ffn = _exercises.ffn.checker                        # class MiFFN(nn.Module), __init__(self, d_model, d_ff)
+ffn_count = _exercises.ffn_count.checker            # params_ffn(d_model, d_ff) -> int
+# notebook 02
+residual_stack = _exercises.residual_stack.checker  # apilar(x, subcapas) -> the final stream
+residual_pre = _exercises.residual_pre.checker      # paso_pre(x, subcapa, ln) -> one pre-norm residual step
+# notebook 03
+layer_norm = _exercises.layer_norm.checker          # mi_layer_norm(x, gamma, beta, eps=1e-5)
+rms_norm = _exercises.rms_norm.checker              # mi_rms_norm(x, gamma, eps=1e-5)
+# notebook 04
+block_pre = _exercises.block_pre.checker            # class BloquePre(nn.Module): the pre-norm forward
+mask = _exercises.mask.checker                      # mascara_causal(T) -> (T, T) bool or float mask
+block_count = _exercises.block_count.checker        # params_bloque(d_model, d_ff) -> int
+gpt_count = _exercises.gpt_count.checker            # params_gpt(vocab, d_model, n_layers, ctx) -> int
+# notebook 05
+escape_step = _exercises.escape_step.checker        # paso_de_salida(pasos, aciertos, umbral=0.6) -> step or None
+warmup = _exercises.warmup.checker                  # lr_warmup(paso, warmup, lr) -> learning rate
 
-
-# ---- TEMPORARY (issue 20 rewrites helpers.check): the per-exercise names the notebooks now use, mapped onto the
-# old multi-form checkers so the notebooks run meanwhile. residual_stack has no checker yet: stubs only.
-class _Alias:
-    def __init__(self, name, exercise, form=None):
-        self.name, self._ex, self._form = name, exercise, form
-
-    def __call__(self, answer=None, *args, **kwargs):
-        if self._ex is None:
-            from ._core import is_stub, not_attempted
-            if callable(answer) and is_stub(answer):
-                return not_attempted(self.name)
-            return Verdict(self.name, "wrong", "Este control todavía no está implementado.")
-        return self._ex(answer, self._form)
-
-    def hint(self, n=1):
-        return self._ex.hint(n, self._form)
-
-    def solution(self):
-        return self._ex.solution(self._form)
-
-
-ffn_count = _Alias("ffn_count", param_count, "ffn")
-block_count = _Alias("block_count", param_count, "block")
-gpt_count = _Alias("gpt_count", param_count, "gpt")
-residual_pre = _Alias("residual_pre", residual, "pre")
-residual_stack = _Alias("residual_stack", None)
-block_pre = _Alias("block_pre", block_forward, "pre")
-mask = _Alias("mask", causal_mask)
+__all__ = ["Verdict", "block_count", "block_pre", "escape_step", "ffn", "ffn_count", "gpt_count", "layer_norm",
+           "mask", "residual_pre", "residual_stack", "rms_norm", "warmup"]

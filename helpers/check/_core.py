@@ -1,37 +1,55 @@
-"""The machinery every checker shares: the Verdict, calling learner code safely, spotting a stub,
-comparing results, and naming the first difference. The exercises themselves live in ``exercises.py``."""
+"""What every checker shares: the Verdict a learner reads; running learner code safely (nothing it raises escapes,
+a time limit, the random generators and the caller's objects untouched); comparing results and naming the first
+difference; and ``Exercise``, the object behind each ``helpers.check.<name>``. The exercises themselves are one
+module each in ``exercises/``; no code here or there branches on the wording of a message."""
 
 from __future__ import annotations
 
 import ast
+import copy
+import html
 import inspect
+import itertools
 import math
 import re
+import signal
 import sys
 import textwrap
+import threading
 import traceback
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
+from torch import nn
 
 STATUSES = ("not_attempted", "correct", "wrong")
 _HEAD = {"not_attempted": "✏️  {name}: sin intentar todavía.",
          "correct": "✅ {name}: ¡correcto!",
          "wrong": "❌ {name}: todavía no."}
+_COLOR = {"not_attempted": "#9a6700", "correct": "#1a7f37", "wrong": "#cf222e"}
 _WIDTH = 100
+_TIME_LIMIT_S = 5.0  # one call of learner code longer than this is stopped (where the platform allows: _time_limit)
 _HELPERS = str(Path(__file__).resolve().parent.parent)
 _LIBRARY = tuple({str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
 
+# ------------------------------------------------------------------------------------------------ the verdict
+
 @dataclass(frozen=True)
 class Verdict:
-    """What a checker says: a status and a Spanish message; its repr is the block a learner reads."""
+    """What a checker says: a status and a Spanish message; its repr is the block a learner reads.
+
+    ``mistake`` names what was found as an identifier (a gallery key such as ``"unbiased_variance"``, or a
+    problem such as ``"hard_coded_size"``, ``"timeout"``, ``"unknown"``): tests and tools read it, never the text.
+    """
 
     exercise: str
     status: str
     message: str
+    mistake: str | None = None
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -43,15 +61,31 @@ class Verdict:
 
     __str__ = __repr__
 
+    def _repr_html_(self) -> str:
+        """The same verdict as a framed block (Jupyter, Colab); deterministic, so nbval can compare it."""
+        head = html.escape(_HEAD[self.status].format(name=self.exercise))
+        body, code = [], []
+        for line in self.message.strip().split("\n") + [""]:
+            if line.startswith("    "):
+                code.append(html.escape(line[4:]))
+                continue
+            if code:
+                body.append('<pre style="margin:0.3em 0 0.3em 1em">' + "\n".join(code) + "</pre>")
+                code = []
+            if line:
+                body.append("<div>" + re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(line)) + "</div>")
+        return (f'<div style="border-left:4px solid {_COLOR[self.status]};padding:0.2em 0.8em;margin:0.2em 0">'
+                f'<div style="font-weight:bold">{head}</div>{"".join(body)}</div>')
 
-class Text(str):
+
+class _Text(str):
     """A hint or a solution: shown as plain text (no quotes) when it is the last value of a cell."""
 
     def __repr__(self) -> str:
         return str(self)
 
 
-class Solution(Text):
+class _Solution(_Text):
     """The reference code of an exercise; ``.code`` is exactly what to paste in the stub cell."""
 
     code: str
@@ -69,14 +103,26 @@ def _wrap(paragraph: str) -> str:
     return textwrap.fill(paragraph, _WIDTH, subsequent_indent="  " if paragraph.startswith("- ") else "")
 
 
-# ---------------------------------------------------------------------------------------------- learner code
+# ------------------------------------------------------------------------------------------------ learner code
 
-class NotAttempted(Exception):
+class _NotAttempted(Exception):
     """The learner's code is still the stub."""
 
 
+class _TooSlow(Exception):
+    """Learner code ran past the time limit; ``where`` is the input it was running on."""
+
+    def __init__(self, seconds: float, where: str = ""):
+        super().__init__(seconds)
+        self.seconds, self.where = seconds, where
+
+
+class _Alarm(BaseException):
+    """Raised inside learner code when its time is up: a BaseException, so its own `except Exception` can't eat it."""
+
+
 @dataclass
-class Raised:
+class _Raised:
     """An exception from learner code, with where in their cell it happened."""
 
     error: BaseException
@@ -84,8 +130,15 @@ class Raised:
 
     def describe(self) -> str:
         kind = type(self.error).__name__
-        text = str(self.error).strip().split("\n")[0][:300]
+        text = str(self.error).strip().split("\n")[0]
+        text = text if len(text) <= 200 else text[:200] + "…"
         return f"{kind}: {text}" + (f" ({self.where})" if self.where else "")
+
+    def dtype_mixup(self) -> bool:
+        """True when torch refused to mix two dtypes (the probes are float32, like the notebooks)."""
+        text = str(self.error)
+        return isinstance(self.error, RuntimeError) and bool(
+            re.search(r"dtype|scalar type|Double|Half|BFloat16", text)) and "Float" in text
 
 
 def _learner_frame(tb) -> str:
@@ -100,19 +153,44 @@ def _learner_frame(tb) -> str:
     return f"en la línea {f.lineno} de tu celda" + (f": `{line}`" if line else "")
 
 
-def call(fn, *args):
-    """Run learner code: its value, or a Raised. NotImplementedError means a stub. Warnings are silenced."""
+@contextmanager
+def _time_limit(seconds: float):
+    """Raise _Alarm in the running code after ``seconds``, with SIGALRM (Linux, macOS: Jupyter and Colab run cells
+    in the main thread). Elsewhere (Windows, another thread, or a timer already set by someone else) there is no
+    limit: the kernel's interrupt button still stops a loop, since KeyboardInterrupt is never caught here."""
+    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+              and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
+    if not usable:
+        yield
+        return
+
+    def ring(signum, frame):
+        raise _Alarm()
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        with warnings.catch_warnings():
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call(fn, *args, **kwargs):
+    """Run learner code: its value, or a _Raised. NotImplementedError means a stub; too slow raises _TooSlow."""
+    try:
+        with warnings.catch_warnings(), _time_limit(_TIME_LIMIT_S):
             warnings.simplefilter("ignore")
-            return fn(*args)
+            return fn(*args, **kwargs)
+    except _Alarm:
+        raise _TooSlow(_TIME_LIMIT_S) from None
     except NotImplementedError as e:
-        raise NotAttempted() from e
+        raise _NotAttempted() from e
     except Exception as e:  # noqa: BLE001 - anything the learner's code raises is reported, never propagated
-        return Raised(e, _learner_frame(e.__traceback__))
+        return _Raised(e, _learner_frame(e.__traceback__))
 
 
-def is_stub(fn) -> bool:
+def _is_stub(fn) -> bool:
     """True when ``fn``'s body is only a docstring, ``...``, ``pass``, ``return``/``return None`` or
     ``raise NotImplementedError``: what the notebook's stub cell holds."""
     fn = inspect.unwrap(getattr(fn, "__func__", fn))
@@ -138,31 +216,87 @@ def is_stub(fn) -> bool:
     return True
 
 
-# ------------------------------------------------------------------------------------------------- showing
+def _is_function(answer) -> bool:
+    return callable(answer) and not isinstance(answer, (type, nn.Module))
 
-def show(value, limit: int = 8) -> str:
-    """A short, rounded rendering of a tensor, number or list, for messages."""
-    if isinstance(value, Raised):
-        return f"un error ({value.describe()})"
+
+# ------------------------------------------------------------------------------------------ the random state
+
+@contextmanager
+def _rng_untouched():
+    """Every random generator that exists (CPU; CUDA once initialised; MPS where present) is as it was on exit.
+
+    Inside, the checker seeds only the CPU generator (``_seed_cpu``), never ``torch.manual_seed``, which also
+    reseeds CUDA and MPS."""
+    cpu = torch.get_rng_state()
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_available() and torch.cuda.is_initialized() else None
+    mps = None
+    if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+        mps = torch.mps.get_rng_state()
+    try:
+        yield
+    finally:
+        torch.set_rng_state(cpu)
+        if cuda is not None:
+            torch.cuda.set_rng_state_all(cuda)
+        if mps is not None:
+            torch.mps.set_rng_state(mps)
+
+
+def _seed_cpu(seed: int) -> None:
+    """Seed the CPU generator only (module initialisation and dropout on CPU draw from it)."""
+    torch.default_generator.manual_seed(seed)
+
+
+def _generator(seed: int = 0) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def _build(cls, *args, **kwargs):
+    """A fresh instance of the learner's class, with its initial weights drawn from a fixed seed (or a _Raised)."""
+    _seed_cpu(0)
+    return _call(cls, *args, **kwargs)
+
+
+def _unregistered(module: nn.Module) -> list[str]:
+    """Names of attributes (of the module or its submodules) that keep nn.Modules in a plain list, tuple or dict."""
+    found = []
+    for prefix, sub in module.named_modules():
+        for attr, value in vars(sub).items():
+            items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+            if not attr.startswith("_") and any(isinstance(v, nn.Module) for v in items):
+                found.append(f"self.{prefix + '.' if prefix else ''}{attr}")
+    return found
+
+
+# ------------------------------------------------------------------------------------------------- rendering
+
+def _kind(value) -> str:
+    """What a value is, in Spanish, for 'devolvió …' sentences."""
     if value is None:
         return "None"
-    if isinstance(value, torch.Tensor):
-        v = value.detach()
-        if v.dtype == torch.bool:
-            return _show_list(v.int().tolist(), limit, lambda b: str(b)) + " (bool)"
-        if not v.is_floating_point():
-            return _show_list(v.tolist(), limit, str)
-        return _show_list(v.double().tolist(), limit, _num)
     if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, (int, float)):
-        return _num(value)
-    if isinstance(value, (list, tuple)):
-        return _show_list(list(value), limit, lambda x: show(x, limit))
-    return f"{type(value).__name__}"
+        return f"un booleano ({value})"
+    if isinstance(value, torch.Tensor):
+        return f"un tensor de forma {tuple(value.shape)}"
+    if isinstance(value, list):
+        return f"una lista de {len(value)} elementos"
+    if isinstance(value, tuple):
+        return f"una tupla de {len(value)} elementos"
+    if isinstance(value, str):
+        return "un texto (str)"
+    if isinstance(value, dict):
+        return "un diccionario"
+    if isinstance(value, type):
+        return f"una clase ({value.__name__})"
+    if isinstance(value, nn.Module):
+        return f"un módulo ya construido ({type(value).__name__})"
+    if callable(value):
+        return "una función"
+    return type(value).__name__
 
 
-def _num(x) -> str:
+def _num(x, digits: int = 4) -> str:
     if isinstance(x, int) and not isinstance(x, bool):
         return f"{x:,}".replace(",", " ")
     if math.isnan(x):
@@ -170,145 +304,468 @@ def _num(x) -> str:
     if math.isinf(x):
         return "-inf" if x < 0 else "inf"
     if x != 0 and (abs(x) >= 1e5 or abs(x) < 1e-3):
-        return f"{x:.3e}"
-    return f"{x:.4f}".rstrip("0").rstrip(".") if "." in f"{x:.4f}" else f"{x}"
+        return f"{x:.{digits - 1}e}"
+    text = f"{x:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _show_list(items, limit, fmt) -> str:
+def _render(value, digits: int = 4, limit: int = 8) -> str:
+    """A short, rounded rendering of a tensor, number or list, for messages (at most ``limit`` items a row)."""
+    if isinstance(value, _Raised):
+        return f"un error ({value.describe()})"
+    if value is None:
+        return "None"
+    if isinstance(value, torch.Tensor):
+        v = value.detach()
+        if v.dtype == torch.bool:
+            return _render_list(v.int().tolist(), limit, str) + " (bool)"
+        if v.is_complex():
+            return f"un tensor complejo de forma {tuple(v.shape)}"
+        if not v.is_floating_point():
+            return _render_list(v.tolist(), limit, str)
+        return _render_list(v.double().tolist(), limit, lambda x: _num(x, digits))
+    number = _as_number(value)
+    if number is not None:
+        return _num(number, digits)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return _render_list(list(value), limit, lambda x: _render(x, digits, limit))
+    return _kind(value)
+
+
+def _render_list(items, limit, fmt) -> str:
+    if not isinstance(items, list):
+        return fmt(items)
     if items and isinstance(items[0], list):
-        rows = [_show_list(r, limit, fmt) for r in items[:limit]]
-        more = ", …" if len(items) > limit else ""
-        return "[" + ", ".join(rows) + more + "]"
+        rows = [_render_list(r, limit, fmt) for r in items[:4]]
+        return "[" + ", ".join(rows) + (", …" if len(items) > 4 else "") + "]"
     shown = ", ".join(fmt(x) for x in items[:limit])
     return "[" + shown + (", …" if len(items) > limit else "") + "]"
 
 
-# ----------------------------------------------------------------------------------------------- comparing
+def _render_pair(expected, got) -> tuple[str, str]:
+    """Both rendered with the fewest digits (4 to 9) that make them differ visibly."""
+    for digits in range(4, 10):
+        e, g = _render(expected, digits), _render(got, digits)
+        if e != g:
+            return e, g
+    return e, g
 
-def tensor_difference(expected: torch.Tensor, got, rtol: float = 1e-4, atol: float = 1e-5) -> str | None:
+
+# ------------------------------------------------------------------------------------------------- comparing
+
+@dataclass(frozen=True)
+class _Difference:
+    """Why a result is not the expected one. ``named`` differences (a wrong type, shape, kind of mask) explain
+    themselves; the others ("value") need the expected and the obtained value side by side."""
+
+    text: str
+    kind: str = "value"
+
+    @property
+    def named(self) -> bool:
+        return self.kind != "value"
+
+
+def _as_number(x):
+    """``x`` as a Python int or float when it is a real number (Python, numpy, a 0-d tensor or array); else None.
+    Booleans and complex numbers are not."""
+    if isinstance(x, torch.Tensor):
+        if x.dim() != 0 or x.dtype == torch.bool or x.is_complex():
+            return None
+        return x.item()
+    if type(x).__module__ == "numpy" and getattr(x, "shape", None) == ():
+        if x.dtype.kind not in "iuf":
+            return None
+        return x.item()
+    if isinstance(x, bool) or not isinstance(x, (int, float)) and not _is_real(x):
+        return None
+    return x if isinstance(x, (int, float)) else float(x)
+
+
+def _is_real(x) -> bool:
+    import numbers
+    return isinstance(x, numbers.Real)
+
+
+def _tensor_difference(expected: torch.Tensor, got, rtol: float = 1e-4, atol: float = 1e-5) -> _Difference | None:
     """None when ``got`` equals ``expected`` (same shape, close values, nan where nan); else what differs."""
+    if isinstance(got, (list, tuple)) and got and all(isinstance(g, torch.Tensor) for g in got):
+        return _Difference(f"devolvió {_kind(got)} (tensores), no un tensor", "type")
     if not isinstance(got, torch.Tensor):
-        return f"devolvió {type(got).__name__}, no un tensor"
+        return _Difference(f"devolvió {_kind(got)}, no un tensor", "type")
     if tuple(got.shape) != tuple(expected.shape):
-        return f"la salida tiene forma {tuple(got.shape)} y tenía que tener {tuple(expected.shape)}"
+        return _Difference(f"da una salida de forma {tuple(got.shape)} y tenía que ser {tuple(expected.shape)}",
+                           "shape")
+    if not (got.is_floating_point() or got.dtype == torch.bool) or got.is_complex():
+        return _Difference(f"da una salida de tipo {got.dtype}; tenía que ser float, como la entrada", "dtype")
     e, g = expected.detach().double(), got.detach().double()
     if torch.allclose(g, e, rtol=rtol, atol=atol, equal_nan=True):
         return None
     nan_e, nan_g = torch.isnan(e), torch.isnan(g)
     if (nan_g & ~nan_e).any():
-        return "tu salida tiene nan donde no tendría que haber"
+        return _Difference("tu salida tiene nan donde no tendría que haber")
     if (nan_e & ~nan_g).any():
-        return "la salida correcta tiene nan ahí y la tuya no"
+        return _Difference("la salida correcta tiene nan ahí y la tuya no")
     diff = (g - e).abs().nan_to_num(0.0)
-    where = tuple(int(i) for i in torch.unravel_index(diff.argmax(), diff.shape)) if diff.dim() else ()
-    at = (f", en la posición {where[0]}" if len(where) == 1 else f", en la posición {where}" if where else "")
-    return f"la mayor diferencia es {_num(diff.max().item())}{at}"
+    return _Difference(f"la mayor diferencia es {_num(diff.max().item(), 2)}")
 
 
-def number_difference(expected, got, rel: float = 1e-9) -> str | None:
-    """None when ``got`` is the number ``expected`` (a 0-d tensor counts); else what differs."""
-    if isinstance(got, torch.Tensor) and got.numel() == 1:
-        got = got.item()
-    if isinstance(got, bool) or not isinstance(got, (int, float)):
-        return f"devolvió {type(got).__name__}, no un número"
+def _number_difference(expected, got, rel: float = 1e-5, integral: bool = False) -> _Difference | None:
+    """None when ``got`` is the number ``expected`` (any real: Python, numpy, 0-d tensor) within ``rel``, a
+    tolerance float32 arithmetic meets; ``integral``: a count, which must be a whole number and exact."""
+    number = _as_number(got)
+    if number is None:
+        if isinstance(got, torch.Tensor) and got.numel() == 1 and got.dtype != torch.bool:
+            return _Difference(f"devolvió {_kind(got)}, no un número: sacale el número con .item()", "type")
+        return _Difference(f"devolvió {_kind(got)}, no un número", "type")
     if expected is None:
-        return "tenía que dar None"
-    if math.isclose(got, expected, rel_tol=rel, abs_tol=1e-12):
+        return _Difference(f"dio {_num(number)} y tenía que dar None", "type")
+    if isinstance(number, float) and math.isnan(number):
+        return _Difference("dio nan")
+    if integral:
+        if isinstance(number, float) and not number.is_integer():
+            return _Difference(f"dio {_num(number, 6)}, que no es un número entero: una cantidad de parámetros lo es",
+                               "non_integral")
+        if int(number) == expected:
+            return None
+        return _Difference(f"la diferencia es {_num(int(number) - expected)}")
+    if math.isclose(number, expected, rel_tol=rel, abs_tol=1e-12):
         return None
-    return f"la diferencia es {_num(got - expected)}"
+    return _Difference(f"la diferencia es {_num(number - expected, 3)}")
 
+
+def _family(t: torch.Tensor) -> str:
+    return ("bool" if t.dtype == torch.bool else "complex" if t.is_complex() else "float" if t.is_floating_point()
+            else "integer")
+
+
+def _same(a, b, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
+    """Two candidates' results on one input are the same: equal values, or both raised the same kind of error."""
+    if isinstance(a, _Raised) or isinstance(b, _Raised):
+        return isinstance(a, _Raised) and isinstance(b, _Raised) and type(a.error) is type(b.error)
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        na, nb = _as_number(a), _as_number(b)
+        if na is not None and nb is not None:
+            return math.isclose(na, nb, rel_tol=1e-6, abs_tol=1e-12)
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.shape != b.shape:
+            return False
+        if _family(a) != _family(b):
+            return False
+        if _family(a) != "float":
+            return torch.equal(a, b)
+        return torch.allclose(a.detach().double(), b.detach().double(), rtol=rtol, atol=atol, equal_nan=True)
+    na, nb = _as_number(a), _as_number(b)
+    if na is not None and nb is not None:
+        return na == nb or math.isclose(na, nb, rel_tol=1e-6, abs_tol=1e-12)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y, rtol, atol) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+# ------------------------------------------------------------------------------------------------ probing
 
 @dataclass
-class Probe:
-    """One input the learner's code, the reference and every gallery entry are run on."""
+class _Probe:
+    """One input the learner's code, the reference and every known mistake are run on."""
 
-    name: str           # «token constante»
+    name: str           # «un token constante»
     args: tuple
-    shown: str = ""     # how to show the input in a message; built from args when empty
-    kwargs: dict = field(default_factory=dict)
+    shown: str = ""     # how to show the input in a message
+    extra: dict = field(default_factory=dict)  # anything the exercise's runner needs (a module, a mode)
 
     def fresh_args(self) -> tuple:
-        return tuple(a.clone() if isinstance(a, torch.Tensor) else list(a) if isinstance(a, list) else a
-                     for a in self.args)
+        """A deep copy of the arguments: a candidate that changes its inputs changes nothing for the next one."""
+        return copy.deepcopy(self.args)
 
     def describe(self) -> str:
         return f"«{self.name}»" + (f" ({self.shown})" if self.shown else "")
 
 
-@dataclass
-class Entry:
+def _changed(original, passed) -> bool:
+    """True when learner code changed an argument it was given (tensors in place, lists, modules' weights)."""
+    if isinstance(original, torch.Tensor):
+        return not (isinstance(passed, torch.Tensor) and original.shape == passed.shape
+                    and torch.equal(original.nan_to_num(), passed.nan_to_num()))
+    if isinstance(original, nn.Module):
+        mine, theirs = original.state_dict(), passed.state_dict()
+        return mine.keys() != theirs.keys() or any(_changed(mine[k], theirs[k]) for k in mine)
+    if isinstance(original, (list, tuple)):
+        return len(original) != len(passed) or any(_changed(a, b) for a, b in zip(original, passed))
+    return False
+
+
+def _run_plain(fn, probe: _Probe):
+    return _call(fn, *probe.fresh_args())
+
+
+@dataclass(frozen=True)
+class _Mistake:
     """A known wrong version: the code a learner writes, and the sentence that names the mistake."""
 
+    key: str
     fn: object
     message: str
 
 
-def first_difference(probe: Probe, expected, got, difference: str) -> str:
-    """'Con la entrada «…» esperaba … y tu código dio …: …', showing one row when the tensors are big."""
+class _Gallery(list):
+    """The known mistakes of one exercise, in the order they are tried."""
+
+    def add(self, key: str, message: str):
+        """Register the decorated function (or class) as the known mistake ``key``."""
+        if any(m.key == key for m in self):
+            raise ValueError(f"mistake {key!r} registered twice")
+
+        def register(fn):
+            self.append(_Mistake(key, fn, message))
+            return fn
+        return register
+
+
+@dataclass
+class _Finding:
+    """What running a candidate on the probes found. ``kind``: correct, no_return, mutated, mistake (a gallery entry
+    matched), raised, named (a self-explaining difference: type, shape…), unknown (a difference nobody named)."""
+
+    kind: str
+    evidence: str = ""
+    mistake: _Mistake | None = None
+    key: str | None = None       # for kind "named": the difference's kind
+    got: list = field(default_factory=list)
+    expected: list = field(default_factory=list)
+    raised: _Raised | None = None
+
+
+def _evidence(probe: _Probe, expected, got, difference: _Difference) -> str:
+    """'Con la entrada «…» esperaba … y tu código dio …: …', showing the row with the largest difference."""
+    if difference.named:  # its text is what "tu código …" did
+        return f"Con la entrada {probe.describe()}, tu código {difference.text}."
     where = ""
     if (isinstance(expected, torch.Tensor) and isinstance(got, torch.Tensor) and expected.shape == got.shape
-            and expected.dim() >= 2 and expected.numel() > 8 and expected.is_floating_point()):
+            and expected.dim() >= 2 and expected.numel() > 8 and expected.is_floating_point()
+            and got.is_floating_point()):
         diff = (got.detach().double() - expected.detach().double()).abs().nan_to_num(float("inf"))
         row = tuple(int(i) for i in torch.unravel_index(diff.argmax(), diff.shape))[:-1]
         expected, got = expected[row], got[row]
         where = f", en la fila {row if len(row) > 1 else row[0]},"
-    return (f"Con la entrada {probe.describe()}{where} esperaba {show(expected)} y tu código dio {show(got)}: "
-            f"{difference}.")
+    e, g = _render_pair(expected, got)
+    return f"Con la entrada {probe.describe()}{where} esperaba {e} y tu código dio {g}: {difference.text}."
 
 
-def diagnose(name: str, learner, reference, gallery: list[Entry], probes: list[Probe], differ,
-             hint_line: str, runner=None) -> Verdict:
-    """Run the learner's code, the reference and each gallery entry on every probe; name what matches.
+def _diagnose(learner, reference, gallery, probes: list[_Probe], differ, runner=_run_plain, same=_same) -> _Finding:
+    """Run the learner's code, the reference and each known mistake on every probe; say what matches.
 
-    ``differ(expected, got)`` gives None when equal, else a sentence. ``runner(fn, probe)`` calls a
-    candidate on a probe (default: ``fn(*probe.fresh_args())``)."""
-    runner = runner or (lambda fn, p: call(fn, *p.fresh_args()))
-    try:
-        got = [runner(learner, p) for p in probes]
-    except NotAttempted:
-        return not_attempted(name)
+    ``differ(expected, got)`` gives None when equal, else a _Difference; ``runner(fn, probe)`` calls a candidate."""
+    got = []
+    for p in probes:
+        try:
+            got.append(runner(learner, p))
+        except _TooSlow as e:
+            e.where = e.where or p.describe()
+            raise
     if all(g is None for g in got):
-        if is_stub(learner):
-            return not_attempted(name)
-        return Verdict(name, "wrong", "Tu función no devuelve nada (da None): ¿te falta el `return`?\n"
-                                      + hint_line)
+        if _is_stub(learner):
+            raise _NotAttempted()
+        return _Finding("no_return", got=got)
     expected = [runner(reference, p) for p in probes]
-
-    def same(a, b) -> bool:  # two candidates' results on one probe: equal, or both raised the same error
-        if isinstance(a, Raised) or isinstance(b, Raised):
-            return isinstance(a, Raised) and isinstance(b, Raised) and type(a.error) is type(b.error)
-        return differ(a, b) is None
-
-    raised = next(((p, g) for p, g in zip(probes, got) if isinstance(g, Raised)), None)
+    raised = next(((p, g) for p, g in zip(probes, got) if isinstance(g, _Raised)), None)
     if raised:
         evidence = f"Con la entrada {raised[0].describe()} tu código falla: {raised[1].describe()}."
+        first = None
     else:
         diffs = [differ(e, g) for e, g in zip(expected, got)]
         if all(d is None for d in diffs):
-            return Verdict(name, "correct", "Da lo mismo que la referencia en todas las entradas de prueba, "
-                                            "incluidas las incómodas (" + ", ".join(p.name for p in probes) + ").")
+            for p in probes:  # right results: did it change what it was given?
+                args = p.fresh_args()
+                runner(learner, _NoCopy(p.name, args, p.shown, p.extra))
+                if any(_changed(a, b) for a, b in zip(p.args, args)):
+                    return _Finding("mutated", evidence=p.describe(), got=got, expected=expected)
+            return _Finding("correct", got=got, expected=expected)
         i = next(i for i, d in enumerate(diffs) if d is not None)
-        evidence = first_difference(probes[i], expected[i], got[i], diffs[i])
-    for entry in gallery:
+        first = diffs[i]
+        evidence = _evidence(probes[i], expected[i], got[i], first)
+    for mistake in gallery:
         try:
-            outs = [runner(entry.fn, p) for p in probes]
-        except NotAttempted:
+            outs = [runner(mistake.fn, p) for p in probes]
+        except _NotAttempted:
             continue
         if all(same(o, g) for o, g in zip(outs, got)):
-            return Verdict(name, "wrong", f"{entry.message}\n{evidence}\n{hint_line}")
+            return _Finding("mistake", evidence, mistake, got=got, expected=expected)
     if raised:
-        return Verdict(name, "wrong", f"{evidence}\n{hint_line}")
-    return Verdict(name, "wrong", f"No reconozco el error como uno de los típicos, pero acá está la primera "
-                                  f"diferencia. {evidence}\n{hint_line}")
+        return _Finding("raised", evidence, got=got, expected=expected, raised=raised[1])
+    if first.named:
+        return _Finding("named", evidence, key=first.kind, got=got, expected=expected)
+    return _Finding("unknown", evidence, got=got, expected=expected)
 
 
-def not_attempted(name: str) -> Verdict:
-    base = name.split(" ")[0]
-    return Verdict(name, "not_attempted", f"Completá la celda de arriba (donde dice `...`) y volvé a correr esta. "
-                                          f"Si te trabás: helpers.check.{base}.hint(1).")
+@dataclass
+class _NoCopy(_Probe):
+    """A probe whose arguments are handed over as they are (to see afterwards whether the candidate changed them)."""
+
+    def fresh_args(self) -> tuple:
+        return self.args
 
 
-def wrong_input(name: str, expected: str, got) -> Verdict:
-    """A checker called with the wrong kind of thing: say what it wants."""
-    kind = "None" if got is None else f"{type(got).__name__}"
-    return Verdict(name, "wrong", f"helpers.check.{name} espera {expected}; recibió {kind}.")
+# ------------------------------------------------------------------------------------------------ counting
+
+def _explain_count(diffs: list[int], terms: list[dict]) -> str | None:
+    """Which terms (each at most once, in excess or missing) make up the difference on every probe, or None.
+
+    ``diffs[i]`` is the learner's count minus the right one on probe i; ``terms[i]`` names each term's size there."""
+    names = list(terms[0])
+    for size in (1, 2, 3):
+        for combo in itertools.combinations(names, size):
+            for signs in itertools.product((1, -1), repeat=size):
+                if all(sum(s * t[k] for s, k in zip(signs, combo)) == diff for diff, t in zip(diffs, terms)):
+                    return " y ".join(("te sobra " if s > 0 else "te falta ") + k for s, k in zip(signs, combo))
+    return None
+
+
+def _check_count(ex: Exercise, answer, probes: list[_Probe], terms, correct: str) -> Verdict:
+    """A function that returns a count of parameters: exact, integral, for every size; ``terms(args)`` names the
+    pieces a count is made of, to explain a difference no known mistake accounts for."""
+    if not _is_function(answer):
+        return ex.wrong_input(answer)
+    got = []
+    for p in probes:
+        try:
+            got.append(_call(answer, *p.args))
+        except _TooSlow as e:
+            e.where = p.describe()
+            raise
+    numbers = [_as_number(g) for g in got]
+    expected = [ex.reference(*p.args) for p in probes]
+    if None not in numbers and len(set(numbers)) == 1 and len(set(expected)) > 1:
+        shown = "; ".join(p.shown for p in probes)
+        return ex.wrong(f"Tu función da {_num(numbers[0])} para todos los tamaños que probé ({shown}): ¿quedó un "
+                        "número fijo? Tiene que hacer la cuenta con los argumentos que recibe.", "hard_coded")
+    finding = _diagnose(answer, ex.reference, ex.mistakes, probes,
+                        lambda e, g: _number_difference(e, g, integral=True))
+    whole = [_as_number(g) for g in finding.got]
+    if finding.kind == "unknown" and all(w is not None and float(w).is_integer() for w in whole):
+        why = _explain_count([int(w) - e for w, e in zip(whole, expected)],
+                             [terms(p.args) for p in probes])
+        if why:
+            return ex.wrong(f"No es uno de los errores típicos, pero la diferencia se explica igual en todas las "
+                            f"entradas: {why}.\n{finding.evidence}", "explained")
+    return ex.judge(finding, correct)
+
+
+# ------------------------------------------------------------------------------------------------ the checker
+
+class Exercise:
+    """``helpers.check.<name>(answer)`` gives a Verdict; ``.hint(n)`` and ``.solution()`` help.
+
+    ``check(ex, answer)`` is the exercise's own logic (in its module); it runs with every random generator
+    restored afterwards, without gradients, and with whatever it raises turned into a Verdict."""
+
+    def __init__(self, name: str, *, reference, hints: tuple[str, ...], check, expects: str, mistakes=()):
+        self.name, self.reference, self.hints, self._check = name, reference, hints, check
+        self.expects, self.mistakes = expects, _Gallery(mistakes)
+        self.__doc__ = f"helpers.check.{name}: {inspect.getdoc(check) or ''}"
+
+    def __repr__(self) -> str:
+        return f"<helpers.check.{self.name}: llamalo con tu respuesta; .hint(1) y .solution() ayudan>"
+
+    @property
+    def example(self) -> str:
+        return f"helpers.check.{self.name}({self.reference.__name__})"
+
+    def __call__(self, *args, **kwargs) -> Verdict:
+        if not args:
+            return Verdict(self.name, "wrong", f"helpers.check.{self.name} espera {self.expects}, así: "
+                                               f"{self.example}.", "bad_call")
+        answer, extra = args[0], [_short(a) for a in args[1:]] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
+        try:
+            with _rng_untouched(), torch.no_grad():
+                verdict = self._check(self, answer)
+        except _NotAttempted:
+            verdict = self.not_attempted()
+        except _TooSlow as e:
+            where = f" con la entrada {e.where}" if e.where else ""
+            verdict = Verdict(self.name, "wrong", f"Tu código no terminó en {_num(float(e.seconds))} segundos{where} y "
+                                                  "lo corté. ¿Hay un bucle que no termina (un while cuya condición "
+                                                  f"nunca cambia)?\n{self.hint_line}", "timeout")
+        except Exception as e:  # noqa: BLE001 - a checker's own failure must not look like the learner's
+            verdict = Verdict(self.name, "wrong", f"El checker no pudo evaluar tu respuesta ({type(e).__name__}: "
+                                                  f"{e}). Revisá que sea lo que pide el enunciado; si lo es, avisanos.",
+                              "checker_error")
+        if extra:
+            note = (f"Ojo: helpers.check.{self.name} recibe un solo argumento ({self.example}); no usé "
+                    f"{', '.join(extra)}.")
+            verdict = Verdict(verdict.exercise, verdict.status, f"{verdict.message}\n{note}", verdict.mistake)
+        return verdict
+
+    # --- what a check function builds its Verdict with
+    @property
+    def hint_line(self) -> str:
+        return f"¿Una pista? helpers.check.{self.name}.hint(1)"
+
+    def not_attempted(self) -> Verdict:
+        return Verdict(self.name, "not_attempted", "Completá la celda de arriba (donde dice `...`) y volvé a correr "
+                                                   f"esta. Si te trabás: helpers.check.{self.name}.hint(1).")
+
+    def correct(self, message: str) -> Verdict:
+        return Verdict(self.name, "correct", message)
+
+    def wrong(self, message: str, mistake: str, hint: bool = True) -> Verdict:
+        return Verdict(self.name, "wrong", message + (f"\n{self.hint_line}" if hint else ""), mistake)
+
+    def wrong_input(self, got) -> Verdict:
+        """Called with the wrong kind of thing: say what it wants."""
+        return Verdict(self.name, "wrong", f"helpers.check.{self.name} espera {self.expects}, así: {self.example}; "
+                                           f"recibió {_kind(got)}.", "wrong_input")
+
+    def judge(self, finding: _Finding, correct: str | None = None) -> Verdict:
+        """The Verdict for a finding of ``_diagnose``."""
+        if finding.kind == "correct":
+            return self.correct(correct or "Da lo mismo que la referencia en todas las entradas de prueba.")
+        if finding.kind == "no_return":
+            return self.wrong("Tu código no devuelve nada (da None): ¿te falta el `return`?", "no_return")
+        if finding.kind == "mutated":
+            return self.wrong(f"Da el resultado correcto, pero cambia lo que recibe: con la entrada {finding.evidence},"
+                              " después de llamarla, el tensor (o la lista) que le pasé ya no es el mismo. Una "
+                              "operación in-place (x += …, x -= …, x[...] = …, .append) cambia el objeto de quien "
+                              "llama. Escribí x = x + … y dejá sus entradas como estaban.", "mutated_input")
+        if finding.kind == "mistake":
+            return self.wrong(f"{finding.mistake.message}\n{finding.evidence}", finding.mistake.key)
+        if finding.kind == "raised":
+            dtype = ("\nLas entradas de prueba son float32, como en el notebook: ¿tu código crea algo en otro tipo "
+                     "(float64 con .double() o dtype=torch.float64)?") if finding.raised.dtype_mixup() else ""
+            return self.wrong(finding.evidence + dtype, "raised")
+        if finding.kind == "named":
+            return self.wrong(finding.evidence, finding.key)
+        return self.wrong("No reconozco el error como uno de los típicos, pero acá está la primera diferencia. "
+                          + finding.evidence, "unknown")
+
+    def diagnose(self, answer, probes, differ, correct: str, runner=_run_plain, same=_same) -> Verdict:
+        """The whole check of a function exercise: wrong input, stub, then ``_diagnose`` against the gallery."""
+        if not _is_function(answer):
+            return self.wrong_input(answer)
+        return self.judge(_diagnose(answer, self.reference, self.mistakes, probes, differ, runner, same), correct)
+
+    # --- help
+    def hint(self, n: int = 1, *extra, **kwargs) -> _Text:
+        """Hint number ``n`` (1 is the gentlest)."""
+        total = len(self.hints)
+        if extra or kwargs or isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= total:
+            return _Text(f"helpers.check.{self.name} tiene {total} pistas: helpers.check.{self.name}.hint(1) a "
+                         f"helpers.check.{self.name}.hint({total}).")
+        more = f" ¿Todavía no? helpers.check.{self.name}.hint({n + 1})" if n < total else (
+            f" Si te rendiste: helpers.check.{self.name}.solution()")
+        return _Text(textwrap.fill(f"Pista {n} de {total}: {self.hints[n - 1]}{more}", _WIDTH))
+
+    def solution(self, *extra, **kwargs) -> _Solution:
+        """The reference code, the same object the checker compares against."""
+        return _Solution(self.name, inspect.getsource(self.reference).rstrip() + "\n")
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"

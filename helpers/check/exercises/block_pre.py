@@ -1,0 +1,296 @@
+"""Notebook 04 · ``class BloquePre(nn.Module)``: its ``__init__`` (attn, ffn, ln1, ln2, drop) and ``atencion`` are
+given; the learner writes the pre-norm ``forward``. Checked by ``helpers.check.block_pre(BloquePre)``: built fresh at
+two sizes, compared in eval mode with the reference on the learner's own weights, then in training mode under the
+same random draws, so where the dropout goes shows."""
+
+from __future__ import annotations
+
+import copy
+import types
+
+import torch
+import torch.nn.functional as F  # noqa: N812 - the name the notebooks use
+from torch import nn
+
+from .._core import (
+    Exercise,
+    _build,
+    _call,
+    _diagnose,
+    _Gallery,
+    _generator,
+    _is_stub,
+    _NotAttempted,
+    _Probe,
+    _Raised,
+    _seed_cpu,
+    _tensor_difference,
+)
+
+
+# ---- the reference: solution() shows this source (the given __init__ and atencion, and the forward)
+class BloquePre(nn.Module):
+    def __init__(self, d_model=32, n_heads=4, d_ff=64, dropout=0.1):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, batch_first=True)
+        self.ffn = nn.Sequential(nn.Linear(d_model, d_ff), nn.ReLU(), nn.Linear(d_ff, d_model))
+        self.ln1, self.ln2 = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
+        self.drop = nn.Dropout(dropout)
+
+    def atencion(self, x):  # (B, T, d) → (B, T, d)
+        return self.attn(x, x, x, need_weights=False)[0]
+
+    def forward(self, x):
+        x = x + self.drop(self.atencion(self.ln1(x)))  # normalizo la entrada de cada subcapa...
+        return x + self.drop(self.ffn(self.ln2(x)))     # ...y la suma queda limpia
+
+
+HINTS = (
+    "Dos subcapas, cada una con su LayerNorm: la atención usa ln1 y la FFN, ln2. En pre-norm la LayerNorm va sobre "
+    "lo que entra a la subcapa; la corriente misma no se normaliza.",
+    "Para cada subcapa: normalizá la corriente, pasala por la subcapa (self.atencion o self.ffn), aplicale self.drop "
+    "a lo que sale y sumáselo a la corriente sin normalizar. La FFN lee la corriente que ya tiene sumada la atención.",
+    "El dropout va solo sobre lo que sale de cada subcapa: ni sobre la suma, ni sobre la entrada. Usá self.drop "
+    "(un nn.Dropout), que .eval() apaga.",
+)
+
+SIZES = [{}, {"d_model": 16, "n_heads": 2, "d_ff": 40, "dropout": 0.3}]  # the notebook's defaults, and others
+_PARTS = ("attn", "ffn", "ln1", "ln2", "drop", "atencion")
+
+
+# ---- the known mistakes that show in eval mode, written the way learners write them
+mistakes = _Gallery()
+
+
+@mistakes.add("post_norm", "Escribiste post-norm (LayerNorm después de cada suma, como el paper); se pedía "
+                           "pre-norm: LayerNorm antes de cada subcapa, y la suma limpia.")
+def _post_norm(self, x):
+    x = self.ln1(x + self.drop(self.atencion(x)))
+    return self.ln2(x + self.drop(self.ffn(x)))
+
+
+@mistakes.add("no_residuals", "Faltan los dos residuales: cada subcapa reemplaza a la corriente en vez de sumarse.")
+def _no_residuals(self, x):
+    x = self.drop(self.atencion(self.ln1(x)))
+    return self.drop(self.ffn(self.ln2(x)))
+
+
+@mistakes.add("no_attention_residual", "Falta el residual de la atención: su salida reemplaza a la corriente en vez "
+                                       "de sumarse. El de la FFN está bien.")
+def _no_attention_residual(self, x):
+    x = self.drop(self.atencion(self.ln1(x)))
+    return x + self.drop(self.ffn(self.ln2(x)))
+
+
+@mistakes.add("no_ffn_residual", "Falta el residual de la FFN: su salida reemplaza a la corriente en vez de sumarse. "
+                                 "El de la atención está bien.")
+def _no_ffn_residual(self, x):
+    x = x + self.drop(self.atencion(self.ln1(x)))
+    return self.drop(self.ffn(self.ln2(x)))
+
+
+@mistakes.add("normalized_skip", "Sumaste la x ya normalizada: el residual lleva la corriente de antes de LayerNorm.")
+def _normalized_skip(self, x):
+    h = self.ln1(x)
+    x = h + self.drop(self.atencion(h))
+    h = self.ln2(x)
+    return h + self.drop(self.ffn(h))
+
+
+@mistakes.add("parallel", "Las dos subcapas leyeron la misma x: la FFN tiene que leer la corriente que ya tiene "
+                          "sumada la salida de la atención.")
+def _parallel(self, x):
+    return x + self.drop(self.atencion(self.ln1(x))) + self.drop(self.ffn(self.ln2(x)))
+
+
+@mistakes.add("ln1_twice", "Usaste ln1 dos veces: la FFN tiene su propia LayerNorm, ln2, con sus γ y β.")
+def _ln1_twice(self, x):
+    x = x + self.drop(self.atencion(self.ln1(x)))
+    return x + self.drop(self.ffn(self.ln1(x)))
+
+
+@mistakes.add("swapped_norms", "Cruzaste las LayerNorm: la atención va con ln1 y la FFN con ln2.")
+def _swapped_norms(self, x):
+    x = x + self.drop(self.atencion(self.ln2(x)))
+    return x + self.drop(self.ffn(self.ln1(x)))
+
+
+@mistakes.add("skip_ln2", "Falta una LayerNorm, la de la FFN: la segunda subcapa también recibe su entrada "
+                          "normalizada, con ln2.")
+def _skip_ln2(self, x):
+    x = x + self.drop(self.atencion(self.ln1(x)))
+    return x + self.drop(self.ffn(x))
+
+
+@mistakes.add("skip_ln1", "Falta una LayerNorm, la de la atención: la primera subcapa recibe su entrada normalizada, "
+                          "con ln1.")
+def _skip_ln1(self, x):
+    x = x + self.drop(self.atencion(x))
+    return x + self.drop(self.ffn(self.ln2(x)))
+
+
+@mistakes.add("sandwich", "Sobra una LayerNorm: normalizaste también lo que sale de cada subcapa, x + LN(F(LN(x))). "
+                          "Eso es sandwich-norm; pre-norm normaliza solo la entrada.")
+def _sandwich(self, x):
+    x = x + self.drop(self.ln1(self.atencion(self.ln1(x))))
+    return x + self.drop(self.ln2(self.ffn(self.ln2(x))))
+
+
+@mistakes.add("pre_and_post", "Sobra una LayerNorm: además de la entrada de cada subcapa normalizaste la suma, "
+                              "LN(x + F(LN(x))). Pre-norm deja la corriente sin normalizar.")
+def _pre_and_post(self, x):
+    x = self.ln1(x + self.drop(self.atencion(self.ln1(x))))
+    return self.ln2(x + self.drop(self.ffn(self.ln2(x))))
+
+
+@mistakes.add("final_layer_norm", "Sobra una LayerNorm al final del bloque: en pre-norm la corriente sale sin "
+                                  "normalizar. La LayerNorm final va una sola vez, después del último bloque de la "
+                                  "pila, no en cada bloque.")
+def _final_layer_norm(self, x):
+    x = x + self.drop(self.atencion(self.ln1(x)))
+    x = x + self.drop(self.ffn(self.ln2(x)))
+    return F.layer_norm(x, x.shape[-1:])
+
+
+# ---- the known mistakes that show only in training: where the dropout goes
+dropout_mistakes = _Gallery()
+
+
+@dropout_mistakes.add("dropout_unused", "En evaluación da lo correcto, pero nunca usás self.drop: entrenando, el "
+                                        "bloque no aplica dropout a lo que sale de cada subcapa.")
+def _dropout_unused(self, x):
+    x = x + self.atencion(self.ln1(x))
+    return x + self.ffn(self.ln2(x))
+
+
+@dropout_mistakes.add("dropout_on_sum", "Aplicaste el dropout a la suma, self.drop(x + subcapa(…)): así apaga también "
+                                        "números de la corriente x, que tiene que pasar entera. Va solo sobre lo que "
+                                        "sale de la subcapa, antes de sumarlo.")
+def _dropout_on_sum(self, x):
+    x = self.drop(x + self.atencion(self.ln1(x)))
+    return self.drop(x + self.ffn(self.ln2(x)))
+
+
+@dropout_mistakes.add("dropout_attention_only", "Usás self.drop solo en la atención: la salida de la FFN también "
+                                                "lleva dropout antes de sumarse.")
+def _dropout_attention_only(self, x):
+    x = x + self.drop(self.atencion(self.ln1(x)))
+    return x + self.ffn(self.ln2(x))
+
+
+@dropout_mistakes.add("dropout_ffn_only", "Usás self.drop solo en la FFN: la salida de la atención también lleva "
+                                          "dropout antes de sumarse.")
+def _dropout_ffn_only(self, x):
+    x = x + self.atencion(self.ln1(x))
+    return x + self.drop(self.ffn(self.ln2(x)))
+
+
+@dropout_mistakes.add("dropout_on_sublayer_input", "Pusiste el dropout a la entrada de la subcapa, después de la "
+                                                   "LayerNorm: va a la salida de la subcapa, antes de sumarla.")
+def _dropout_on_sublayer_input(self, x):
+    x = x + self.atencion(self.drop(self.ln1(x)))
+    return x + self.ffn(self.drop(self.ln2(x)))
+
+
+@dropout_mistakes.add("dropout_before_norm", "Pusiste el dropout antes de la LayerNorm, sobre la corriente que entra: "
+                                             "va a la salida de la subcapa, antes de sumarla.")
+def _dropout_before_norm(self, x):
+    x = x + self.atencion(self.ln1(self.drop(x)))
+    return x + self.ffn(self.ln2(self.drop(x)))
+
+
+@dropout_mistakes.add("dropout_twice", "Aplicaste self.drop dos veces seguidas a cada salida: apaga más de lo que "
+                                       "dice p. Va una sola vez.")
+def _dropout_twice(self, x):
+    x = x + self.drop(self.drop(self.atencion(self.ln1(x))))
+    return x + self.drop(self.drop(self.ffn(self.ln2(x))))
+
+
+@dropout_mistakes.add("dropout_fixed_p", "Escribiste la probabilidad del dropout como un número fijo (0.1): con "
+                                         "BloquePre(dropout=0.3) sigue apagando el 10 %. Usá self.drop, que trae la p "
+                                         "con la que se construyó el bloque.")
+def _dropout_fixed_p(self, x):
+    x = x + F.dropout(self.atencion(self.ln1(x)), 0.1, self.training)
+    return x + F.dropout(self.ffn(self.ln2(x)), 0.1, self.training)
+
+
+# ---- the check
+def _label(name: str, kwargs: dict) -> str:
+    return f"{name}(" + ", ".join(f"{k}={v}" for k, v in kwargs.items()) + ")"
+
+
+def _run(training: bool):
+    """A runner: the candidate forward, bound to the probe's block, in the given mode; training draws from seed 11."""
+    def run(fn, probe: _Probe):
+        block = probe.extra["block"]
+        block.train(training)
+        if training:
+            _seed_cpu(11)
+        return _call(types.MethodType(fn, block), *probe.fresh_args())
+    return run
+
+
+def _check(ex: Exercise, answer):
+    """a class like the notebook's (attn, ffn, ln1, ln2, drop, atencion given) whose forward is pre-norm."""
+    if isinstance(answer, type) and issubclass(answer, nn.Module):
+        cls, blocks = answer, []
+    elif isinstance(answer, nn.Module):
+        cls, blocks = type(answer), [("tu bloque", copy.deepcopy(answer))]  # a copy: the learner's stays as it is
+    else:
+        return ex.wrong_input(answer)
+    if _is_stub(cls.forward):
+        raise _NotAttempted()
+
+    for kwargs in SIZES:
+        block = _build(cls, **kwargs)
+        if isinstance(block, _Raised):
+            return ex.wrong(f"Tu clase falló al crearla con {_label(cls.__name__, kwargs)}: {block.describe()}.\n"
+                            "El __init__ es el del enunciado: no le cambies los argumentos.", "raised", hint=False)
+        blocks.append((_label(cls.__name__, kwargs), block))
+    g = _generator(7)
+    for _, block in blocks:
+        missing = [part for part in _PARTS if not hasattr(block, part)]
+        if missing:
+            return ex.wrong(f"Tu clase no tiene {', '.join(missing)}: el __init__ del enunciado ya los crea; no les "
+                            "cambies los nombres.", "missing_parts", hint=False)
+        for ln in (block.ln1, block.ln2):  # γ and β far from 1 and 0: which LayerNorm is used, and where, shows
+            ln.weight.copy_(torch.rand(ln.weight.shape, generator=g) + 0.5)
+            ln.bias.copy_(torch.randn(ln.bias.shape, generator=g))
+        block.attn.dropout = 0.0  # only the dropout the learner writes moves in training mode
+
+    def probes(mode: str) -> list[_Probe]:
+        g = _generator(8)
+        out = []
+        for label, block in blocks:
+            d = block.ln1.normalized_shape[0]
+            for shape, scale in (((2, 5, d), 2.0), ((1, 3, d), 3.0)):
+                x = torch.randn(*shape, generator=g) * scale + 0.5
+                out.append(_Probe(f"{shape[0]} × {shape[1]} tokens, {label}{mode}", (x,), "", {"block": block}))
+        return out
+
+    evaluating = probes("")
+    for probe in evaluating[::2]:  # dropout that .eval() does not turn off
+        first, again = _run(False)(cls.forward, probe), _run(False)(cls.forward, probe)
+        if (isinstance(first, torch.Tensor) and isinstance(again, torch.Tensor) and first.shape == again.shape
+                and _tensor_difference(first, again)):
+            return ex.wrong("En modo evaluación tu bloque da dos resultados distintos para la misma entrada: hay un "
+                            "dropout que no se apaga. F.dropout(h, p) queda prendido siempre (training=True por "
+                            "defecto); usá self.drop, un nn.Dropout, que .eval() apaga.", "dropout_always_on")
+    finding = _diagnose(cls.forward, BloquePre.forward, mistakes, evaluating, _tensor_difference, runner=_run(False))
+    if finding.kind != "correct":
+        return ex.judge(finding)
+
+    finding = _diagnose(cls.forward, BloquePre.forward, dropout_mistakes, probes(", entrenando"),
+                        _tensor_difference, runner=_run(True))
+    if finding.kind == "unknown":
+        return ex.wrong("En modo evaluación da lo correcto, pero entrenando no: con las mismas tiradas al azar que la "
+                        "referencia, tu dropout no cae donde va, sobre lo que sale de cada subcapa antes de sumarlo. "
+                        + finding.evidence, "dropout_placement")
+    sizes = " y ".join(label for label, _ in blocks)
+    return ex.judge(finding, "Pre-norm, con los dos residuales: en evaluación da lo mismo que la referencia con tus "
+                             "mismos pesos, y entrenando, con las mismas tiradas al azar, el dropout cae donde va, "
+                             f"sobre lo que sale de cada subcapa. Probado con {sizes}.")
+
+
+checker = Exercise("block_pre", reference=BloquePre, hints=HINTS, check=_check,
+                   mistakes=[*mistakes, *dropout_mistakes], expects="tu clase, sin crearla (sin paréntesis)")

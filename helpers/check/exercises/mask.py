@@ -1,0 +1,155 @@
+"""Notebook 04 · ``mascara_causal(T)``: a T × T causal mask ``nn.MultiheadAttention`` accepts as it is: bool with
+True = blocked, or float with 0 (allowed) and −∞ (blocked). Checked by ``helpers.check.mask(mascara_causal)``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from .._core import Exercise, _diagnose, _Difference, _Gallery, _is_function, _kind, _Probe, _same
+
+
+# ---- the reference: solution() shows this source, and the checker compares against it
+def mascara_causal(T):
+    return torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)  # True = prohibido: el futuro
+
+
+HINTS = (
+    "Una matriz T × T: la fila i es el token que mira y la columna j, el token mirado. Lo prohibido es el futuro: "
+    "las columnas j mayores que i.",
+    "Eso es lo que queda estrictamente arriba de la diagonal; torch.triu, con su argumento diagonal, se queda con "
+    "esa parte de una matriz.",
+    "En una máscara bool, True quiere decir prohibido. Si la preferís float: 0 donde se puede mirar y −∞ "
+    "(float('-inf')) donde no.",
+)
+
+PROBES = [_Probe(f"T = {T}", (T,)) for T in (4, 1, 2, 7, 5)]
+
+
+# ---- what a mask means to nn.MultiheadAttention
+@dataclass(frozen=True)
+class _Reading:
+    family: str            # "bool" or "float"
+    kind: str              # bool; inf (0 and −∞); neg (0 and a very negative number); 01; other
+    blocked: torch.Tensor  # where the mask blocks (for 01 and other: where it is not 0)
+
+
+def _read(mask, T: int) -> _Reading | _Difference:
+    if not isinstance(mask, torch.Tensor):
+        return _Difference(f"devolvió {_kind(mask)}, no un tensor", "type")
+    if tuple(mask.shape) != (T, T):
+        return _Difference(f"da una máscara de forma {tuple(mask.shape)}, y para T = {T} tiene que ser ({T}, {T})",
+                           "shape")
+    if mask.dtype == torch.bool:
+        return _Reading("bool", "bool", mask)
+    if not mask.is_floating_point():
+        return _Difference(f"devolvió una máscara de enteros ({mask.dtype}): nn.MultiheadAttention acepta bool "
+                           "(True = prohibido) o float (0 y −∞)", "int_mask")
+    values = set(mask.unique().tolist())
+    if values <= {0.0, float("-inf")}:
+        return _Reading("float", "inf", mask < 0)
+    if values <= {0.0, 1.0}:
+        return _Reading("float", "01", mask == 1)
+    if all(v == 0 or v <= -1e4 for v in values):
+        return _Reading("float", "neg", mask < 0)
+    return _Reading("float", "other", mask != 0)
+
+
+def _differ(expected, got):
+    have = _read(got, expected.shape[0])
+    if isinstance(have, _Difference):
+        return have
+    if have.kind in ("bool", "inf", "neg"):
+        return None if torch.equal(mascara_causal(expected.shape[0]), have.blocked) else _Difference(
+            "prohíbe otras posiciones")
+    return _Difference("no prohíbe nada: nn.MultiheadAttention suma una máscara float a los puntajes")
+
+
+def _same_mask(a, b) -> bool:
+    """Two masks are the same mistake when they are of the same kind and block the same places."""
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.dim() == 2 and a.shape == b.shape:
+        ra, rb = _read(a, a.shape[0]), _read(b, b.shape[0])
+        if isinstance(ra, _Reading) and isinstance(rb, _Reading):
+            return (ra.family, ra.kind) == (rb.family, rb.kind) and torch.equal(ra.blocked, rb.blocked)
+    return _same(a, b)
+
+
+# ---- the known mistakes, written the way learners write them
+mistakes = _Gallery()
+
+
+@mistakes.add("flipped", "Está dada vuelta: tapaste el pasado y dejaste ver el futuro. Lo prohibido está arriba de "
+                         "la diagonal.")
+def _flipped(T):
+    return torch.tril(torch.ones(T, T, dtype=torch.bool), diagonal=-1)
+
+
+@mistakes.add("hides_diagonal", "Tapaste también la diagonal: cada token tiene que poder mirarse a sí mismo (el token "
+                                "0 queda sin nada que mirar y su atención da nan). Empezá un lugar más arriba.")
+def _hides_diagonal(T):
+    return torch.triu(torch.ones(T, T, dtype=torch.bool))
+
+
+@mistakes.add("true_allowed", "El booleano está invertido: marcaste con True lo permitido. En nn.MultiheadAttention, "
+                              "True significa prohibido.")
+def _true_allowed(T):
+    return torch.tril(torch.ones(T, T)).bool()
+
+
+@mistakes.add("nothing_blocked", "Tu máscara no prohíbe nada: es toda False. Lo prohibido, con True, es el futuro.")
+def _nothing_blocked(T):
+    return torch.zeros(T, T, dtype=torch.bool)
+
+
+@mistakes.add("float_ones_above", "Es una máscara de 0 y 1 en float: PyTorch suma una máscara float a los puntajes, "
+                                  "así que un 1 no prohíbe nada. Usá bool (True = prohibido) o 0 y −∞.")
+def _float_ones_above(T):
+    return torch.triu(torch.ones(T, T), diagonal=1)
+
+
+@mistakes.add("float_ones_below", "Es una máscara de 0 y 1 en float, con 1 en lo permitido: PyTorch la suma a los "
+                                  "puntajes y no prohíbe nada. Usá bool (True = prohibido) o 0 y −∞.")
+def _float_ones_below(T):
+    return torch.tril(torch.ones(T, T))
+
+
+@mistakes.add("float_swapped", "Cambiaste los valores de lugar: pusiste −∞ en lo permitido (el pasado y la diagonal) "
+                               "y 0 en el futuro. En una máscara float, 0 deja mirar y −∞ prohíbe.")
+def _float_swapped(T):
+    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).tril(), float("-inf"))
+
+
+@mistakes.add("float_flipped", "Está dada vuelta: pusiste −∞ debajo de la diagonal, en el pasado, y dejaste ver el "
+                               "futuro. El −∞ va arriba de la diagonal.")
+def _float_flipped(T):
+    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).tril(-1), float("-inf"))
+
+
+@mistakes.add("float_hides_diagonal", "Pusiste −∞ también en la diagonal: cada token tiene que poder mirarse a sí "
+                                      "mismo (el token 0 queda sin nada que mirar y su atención da nan).")
+def _float_hides_diagonal(T):
+    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(), float("-inf"))
+
+
+@mistakes.add("float_minus_one", "Pusiste −1 donde va −∞: PyTorch suma la máscara a los puntajes, y restarle 1 a un "
+                                 "puntaje no lo prohíbe, apenas lo baja. Usá float('-inf').")
+def _float_minus_one(T):
+    return -torch.triu(torch.ones(T, T), diagonal=1)
+
+
+# ---- the check
+def _check(ex: Exercise, answer):
+    """mascara_causal(T) -> a (T, T) mask: bool with True = blocked, or float 0 / −∞."""
+    if not _is_function(answer):
+        return ex.wrong_input(answer)
+    finding = _diagnose(answer, mascara_causal, ex.mistakes, PROBES, _differ, same=_same_mask)
+    if finding.kind == "correct" and any(_read(g, g.shape[0]).kind == "neg" for g in finding.got):
+        return ex.correct("Prohíbe justo el futuro. Usás un número muy negativo en vez de −∞: funciona, pero el peso "
+                          "prohibido no es 0 exacto, es apenas chico.")
+    return ex.judge(finding, "Prohíbe justo el futuro (arriba de la diagonal) para T = 4, 1, 2, 7 y 5, y "
+                             "nn.MultiheadAttention la acepta tal cual.")
+
+
+checker = Exercise("mask", reference=mascara_causal, hints=HINTS, check=_check, mistakes=mistakes,
+                   expects="tu función, sin llamarla")

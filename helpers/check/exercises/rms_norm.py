@@ -1,0 +1,120 @@
+"""Notebook 03 · ``mi_rms_norm(x, gamma, eps=1e-5)``: RMSNorm over the last axis of a tensor of any leading shape
+(what ``nn.RMSNorm(d)`` does). Checked by ``helpers.check.rms_norm(mi_rms_norm)``."""
+
+from __future__ import annotations
+
+import torch
+
+from .._core import Exercise, _Gallery, _generator, _Probe, _tensor_difference
+
+
+# ---- the reference: solution() shows this source, and the checker compares against it
+def mi_rms_norm(x, gamma, eps=1e-5):
+    rms = torch.sqrt(x.pow(2).mean(dim=-1, keepdim=True) + eps)  # sin restar la media
+    return gamma * x / rms
+
+
+HINTS = (
+    "RMSNorm no resta la media: divide cada token por su RMS, la raíz de la media de sus cuadrados, con ε sumado "
+    "adentro de la raíz.",
+    "La media de los cuadrados va sobre la última dimensión, con keepdim=True para poder dividir. Es la media, no "
+    "la suma: la suma daría la norma. Al final, γ escala el resultado.",
+)
+
+
+# ---- the inputs: several shapes and sizes, and the uncomfortable ones
+def _probes() -> list[_Probe]:
+    g = _generator(4)
+
+    def scale(d):
+        return torch.rand(d, generator=g) + 0.5
+
+    four = torch.tensor([0.80, 0.95, 0.93, 1.33])
+    return [
+        _Probe("los cuatro números del notebook", (four, torch.ones(4), 1e-5),
+               "x = [0.8, 0.95, 0.93, 1.33], γ = 1, eps = 1e-5"),
+        _Probe("un batch de 2 frases × 3 tokens, d = 8", (torch.randn(2, 3, 8, generator=g) * 2 + 1, scale(8), 1e-5),
+               "x de forma (2, 3, 8)"),
+        _Probe("un token de ceros", (torch.tensor([[0.0, 0.0, 0.0, 0.0], [1.0, -2.0, 3.0, 5.0]]), scale(4), 1e-5),
+               "x = [[0, 0, 0, 0], [1, −2, 3, 5]]"),
+        _Probe("números chicos y ε grande", (torch.randn(3, 5, generator=g) * 0.01, scale(5), 0.1),
+               "x de forma (3, 5) con |x| ≈ 0.01, eps = 0.1"),
+        _Probe("d = 1", (torch.randn(3, 1, generator=g), scale(1), 1e-5), "x de forma (3, 1)"),
+        _Probe("cuatro ejes, d = 6", (torch.randn(2, 2, 3, 6, generator=g) * 3 - 1, scale(6), 1e-5),
+               "x de forma (2, 2, 3, 6)"),
+    ]
+
+
+# ---- the known mistakes, written the way learners write them
+mistakes = _Gallery()
+
+
+@mistakes.add("centered", "Restaste la media: eso es LayerNorm (sin β). RMSNorm no centra: divide x por la raíz de "
+                          "la media de sus cuadrados.")
+def _centered(x, gamma, eps=1e-5):
+    x = x - x.mean(-1, keepdim=True)
+    return gamma * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+@mistakes.add("eps_outside", "Sumaste ε afuera de la raíz: x / (RMS + ε). Va adentro: √(media(x²) + ε).")
+def _eps_outside(x, gamma, eps=1e-5):
+    return gamma * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True)) + eps)
+
+
+@mistakes.add("no_eps", "No usaste ε: con un token de ceros la RMS es 0, dividís por cero y sale nan.")
+def _no_eps(x, gamma, eps=1e-5):
+    return gamma * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True))
+
+
+@mistakes.add("fixed_eps", "Usaste un ε fijo (1e-5) en vez del `eps` que recibe la función.")
+def _fixed_eps(x, gamma, eps=1e-5):
+    return gamma * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5)
+
+
+@mistakes.add("no_sqrt", "Te faltó la raíz: dividiste por la media de los cuadrados, no por su raíz.")
+def _no_sqrt(x, gamma, eps=1e-5):
+    return gamma * x / (x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+@mistakes.add("divided_by_norm", "Dividiste por la norma ‖x‖ (`x.norm(dim=-1)`), no por la RMS: la RMS es ‖x‖ / √d, "
+                                 "la raíz de la media de los cuadrados, no de su suma. Y ε va sumado adentro de la "
+                                 "raíz.")
+def _divided_by_norm(x, gamma, eps=1e-5):
+    return gamma * x / x.norm(dim=-1, keepdim=True)
+
+
+@mistakes.add("sum_not_mean", "Dividiste por la raíz de la suma de los cuadrados, que es la norma ‖x‖, no la RMS: "
+                              "la RMS usa la media de los cuadrados (la suma dividida por d).")
+def _sum_not_mean(x, gamma, eps=1e-5):
+    return gamma * x / torch.sqrt(x.pow(2).sum(-1, keepdim=True) + eps)
+
+
+@mistakes.add("no_gamma", "Ignoraste γ: el resultado se multiplica por gamma.")
+def _no_gamma(x, gamma, eps=1e-5):
+    return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
+
+
+@mistakes.add("batch_axis", "Promediaste sobre el batch (dim=0); la RMS es de cada token, sobre la última "
+                            "dimensión.")
+def _batch_axis(x, gamma, eps=1e-5):
+    return gamma * x / torch.sqrt(x.pow(2).mean(0, keepdim=True) + eps)
+
+
+@mistakes.add("mean_abs", "Usaste la media de los valores absolutos, no la raíz de la media de los cuadrados: "
+                          "RMS = √(media(x²) + ε).")
+def _mean_abs(x, gamma, eps=1e-5):
+    return gamma * x / (x.abs().mean(-1, keepdim=True) + eps)
+
+
+# ---- the check
+def _check(ex: Exercise, answer):
+    """mi_rms_norm(x, gamma, eps): RMSNorm over the last axis, any leading shape."""
+    probes = _probes()
+    return ex.diagnose(answer, probes, _tensor_difference,
+                       "Divide cada token por la raíz de la media de sus cuadrados, con ε adentro, y escala por γ: "
+                       f"da lo mismo que la referencia en las {len(probes)} entradas de prueba ("
+                       + ", ".join(f"«{p.name}»" for p in probes) + ").")
+
+
+checker = Exercise("rms_norm", reference=mi_rms_norm, hints=HINTS, check=_check, mistakes=mistakes,
+                   expects="tu función, sin llamarla")
