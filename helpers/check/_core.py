@@ -100,7 +100,8 @@ def _wrap(paragraph: str) -> str:
     paragraph = re.sub(r"(\d) (?=\d{3}\b)", "\\1\u00a0", paragraph)  # 124 439 808 never breaks across lines
     if paragraph.startswith("    ") or len(paragraph) <= _WIDTH:  # code and short lines as they are
         return paragraph
-    return textwrap.fill(paragraph, _WIDTH, subsequent_indent="  " if paragraph.startswith("- ") else "")
+    return textwrap.fill(paragraph, _WIDTH, subsequent_indent="  " if paragraph.startswith("- ") else "",
+                         break_on_hyphens=False)
 
 
 # ------------------------------------------------------------------------------------------------ learner code
@@ -137,8 +138,8 @@ class _Raised:
     def dtype_mixup(self) -> bool:
         """True when torch refused to mix two dtypes (the probes are float32, like the notebooks)."""
         text = str(self.error)
-        return isinstance(self.error, RuntimeError) and bool(
-            re.search(r"dtype|scalar type|Double|Half|BFloat16", text)) and "Float" in text
+        return isinstance(self.error, RuntimeError) and bool(re.search(r"dtype|scalar type", text, re.I)
+                                                             and re.search(r"float|double|half", text, re.I))
 
 
 def _learner_frame(tb) -> str:
@@ -759,7 +760,8 @@ class Exercise:
                          f"helpers.check.{self.name}.hint({total}).")
         more = f" ¿Todavía no? helpers.check.{self.name}.hint({n + 1})" if n < total else (
             f" Si te rendiste: helpers.check.{self.name}.solution()")
-        return _Text(textwrap.fill(f"Pista {n} de {total}: {self.hints[n - 1]}{more}", _WIDTH))
+        text = f"Pista {n} de {total}: {self.hints[n - 1]}{more}"
+        return _Text(textwrap.fill(text, _WIDTH, break_on_hyphens=False))
 
     def solution(self, *extra, **kwargs) -> _Solution:
         """The reference code, the same object the checker compares against."""

@@ -139,9 +139,6 @@ def _twin(cls, d: int, h: int, up: nn.Linear, down: nn.Linear) -> nn.Module:
 def _sizes_problem(name: str, d: int, h: int, up: nn.Linear, down: nn.Linear):
     """(sentence, key) when the layers' sizes are not d_model → d_ff → d_model for ``name(d, h)``; else None."""
     built = f"Con {name}({d}, {h})"
-    if (up.in_features, up.out_features, down.in_features, down.out_features) == (h, d, d, h):
-        return (f"{built} tus lineales van al revés: la primera va de {h} a {d} y la segunda de {d} a {h}. La primera "
-                "sube de d_model a d_ff, la segunda vuelve.", "reversed_layers")
     if up.in_features != d:
         return (f"{built} tu primera lineal recibe {up.in_features} números: tu clase usa d_model = {up.in_features} "
                 f"aunque se le pidió {d}. ¿Quedó un número fijo?", "hard_coded_size")
