@@ -1,0 +1,109 @@
+"""The answer to a "Tu turno" exercise is never on the page above it (issue 20, item 1).
+
+For each exercise, every function and class that the cells above its stub define is handed to the exercise's
+checker: none may be called correct (a learner could copy it). The definitions are made without running the
+notebook: in a fresh namespace with what the setup cell imports (torch, nn, F, helpers), the cells' own imports,
+their top-level constants (literals only) and their `def`/`class` statements and lambdas, each on its own.
+
+That is enough because a checker calls a candidate only with its own probe inputs: what a candidate returns depends
+on its code, the modules it imports and the module-level constants it reads. A function that needs a value the
+notebook computes at run time (a trained model, a dataset, a random matrix) fails here with a NameError; it also
+could not be a general answer to the exercise, which must work on the checker's inputs alone. A definition that
+cannot even be made this way (a default argument or a decorator computed at run time) fails this test by name, so
+nothing goes unchecked silently. Cost: no kernel; each call is stopped after 1 s (the notebook's training
+functions, handed probe inputs, would train for a while), so a notebook costs a few seconds at most.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import types
+
+import nbformat
+import pytest
+import torch
+import torch.nn.functional as F  # noqa: N812
+from conftest import NOTEBOOKS
+from torch import nn
+
+import helpers
+from helpers import check
+from helpers.check import _core
+
+CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)$")
+
+
+def _cases():
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for i, cell in enumerate(nb.cells):
+            m = CHECK.match(cell.source.strip()) if cell.cell_type == "code" else None
+            if m:
+                yield pytest.param(path, i - 1, m.group(1), id=f"{path.stem}-{m.group(1)}")
+
+
+def _statements(code: str):
+    """The top-level statements worth defining: imports, def/class, name = lambda, NAME = literal."""
+    code = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+    for node in ast.parse(code).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)):
+            yield node
+        elif isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+            if isinstance(node.value, ast.Lambda):
+                yield node
+            else:
+                try:
+                    ast.literal_eval(node.value)
+                except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                    continue
+                yield node
+
+
+def defined_above(cells) -> tuple[dict, list[str]]:
+    """{name: function or class} defined by ``cells``' code, and the definitions that could not be made."""
+    namespace = {"torch": torch, "nn": nn, "F": F, "helpers": helpers, "__name__": "notebook"}
+    candidates, failed = {}, []
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        for node in _statements(cell.source):
+            module = ast.Module(body=[node], type_ignores=[])
+            try:
+                exec(compile(module, "<notebook cell>", "exec"), namespace)  # noqa: S102 - the notebook's own code
+            except Exception as e:  # noqa: BLE001
+                failed.append(f"{ast.unparse(node).splitlines()[0]} ({type(e).__name__}: {e})")
+                continue
+            names = ([node.name] if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                     else [t.id for t in getattr(node, "targets", [])])
+            for name in names:
+                value = namespace[name]
+                if isinstance(value, (types.FunctionType, type)):
+                    candidates[name] = value
+    return candidates, failed
+
+
+@pytest.mark.parametrize("path, stub, name", list(_cases()))
+def test_nothing_above_an_exercise_passes_its_checker(path, stub, name, monkeypatch):
+    monkeypatch.setattr(_core, "_TIME_LIMIT_S", 1.0)  # a notebook function that trains for a while is no answer
+    cells = nbformat.read(path, as_version=4).cells[:stub]
+    candidates, failed = defined_above(cells)
+    assert not failed, (f"{path.name}: could not define, without running the notebook, {failed}; "
+                        "tests/test_exercises_not_above.py must learn to define it")
+    checker = getattr(check, name)
+    passing = [n for n, candidate in candidates.items() if checker(candidate).status == "correct"]
+    assert not passing, (f"{path.name}: above the exercise checked by helpers.check.{name}, {passing} already "
+                         "pass(es) it: a learner can copy the answer. Put the exercise before the reference, or ask "
+                         "for what the page does not show.")
+
+
+def test_the_test_sees_a_copyable_answer():
+    """A guard for the test itself: a reference solution placed above an exercise is caught."""
+    cell = nbformat.v4.new_code_cell("import math\nEPS = 1e-5\n\n\ndef a_mano(x, gamma, beta, eps=EPS):\n"
+                                     "    media = x.mean(-1, keepdim=True)\n"
+                                     "    var = ((x - media) ** 2).mean(-1, keepdim=True)\n"
+                                     "    return gamma * (x - media) / torch.sqrt(var + eps) + beta\n\n\n"
+                                     "doble = lambda x: 2 * x\nW = torch.randn(3)\n")
+    candidates, failed = defined_above([cell])
+    assert not failed and set(candidates) == {"a_mano", "doble"}
+    assert check.layer_norm(candidates["a_mano"]).status == "correct"
