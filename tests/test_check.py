@@ -387,6 +387,14 @@ class _FFNNoArguments(nn.Module):
         return self.b(F.relu(self.a(x)))
 
 
+class _FFNPlainClass:  # forgot nn.Module
+    def __init__(self, d_model, d_ff):
+        self.a, self.b = nn.Linear(d_model, d_ff), nn.Linear(d_ff, d_model)
+
+    def forward(self, x):
+        return self.b(F.relu(self.a(x)))
+
+
 class _FFNFlat(ffn_module.MiFFN):
     def forward(self, x):
         return self.lineal2(F.relu(self.lineal1(x))).flatten(1)
@@ -560,6 +568,8 @@ NAMED = [
     ("ffn", _FFNWrongOrder, "raised", "self.b(F.relu(self.a(x)))"),
     ("ffn", _FFNNoArguments, "raised", "¿Tu __init__ recibe d_model y d_ff?"),
     ("ffn", nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 8)), "instance_not_class", "la clase"),
+    ("ffn", _FFNPlainClass, "not_a_module", "no hereda de nn.Module"),
+    ("block_pre", _FFNPlainClass, "not_a_module", "no hereda de nn.Module"),
     ("ffn", _FFNFlat, "shape", "tiene que devolver la misma forma"),
     ("ffn", _FFNTanh, "unknown", "usando tus mismos pesos"),
     ("ffn_count", _ffn_count_constant, "hard_coded", "2 099 712 para todos los tamaños que probé"),
@@ -758,7 +768,7 @@ WRONG_INPUT = [None, 3, "mi_funcion", torch.ones(3), nn.Linear]
 @pytest.mark.parametrize("bad", WRONG_INPUT, ids=["None", "int", "str", "tensor", "class"])
 def test_wrong_kind_of_answer_gets_a_clear_message(name, bad):
     if name in CLASS_EXERCISES and bad is nn.Linear:
-        bad = S_FUNCTION = check.layer_norm.reference  # noqa: F841 - a function where a class is expected
+        bad = check.layer_norm.reference  # a function where a class is expected
     verdict = CHECKERS[name](bad)
     assert verdict.status == "wrong" and verdict.mistake == "wrong_input", verdict
     assert f"helpers.check.{name} espera" in verdict.message and "recibió" in verdict.message

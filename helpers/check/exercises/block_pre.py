@@ -234,6 +234,9 @@ def _check(ex: Exercise, answer):
     """a class like the notebook's (attn, ffn, ln1, ln2, drop, atencion given) whose forward is pre-norm."""
     if isinstance(answer, type) and issubclass(answer, nn.Module):
         cls, blocks = answer, []
+    elif isinstance(answer, type):
+        return ex.wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
+                        "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
     elif isinstance(answer, nn.Module):
         cls, blocks = type(answer), [("tu bloque", copy.deepcopy(answer))]  # a copy: the learner's stays as it is
     else:

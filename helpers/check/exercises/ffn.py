@@ -161,6 +161,9 @@ def _check(ex: Exercise, answer):
     """a class MiFFN(d_model, d_ff) (an instance of it also works): the paper's position-wise FFN."""
     if isinstance(answer, type) and issubclass(answer, nn.Module):
         cls, instance = answer, False
+    elif isinstance(answer, type):
+        return ex.wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
+                        "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
     elif isinstance(answer, nn.Module):
         cls, instance = type(answer), True  # only its class is used: the instance is left as it is
     else:
