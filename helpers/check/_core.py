@@ -632,7 +632,7 @@ def _check_count(ex: Exercise, answer, probes: list[_Probe], terms, correct: str
     """A function that returns a count of parameters: exact, integral, for every size; ``terms(args)`` names the
     pieces a count is made of, to explain a difference no known mistake accounts for."""
     if not _is_function(answer):
-        return ex.wrong_input(answer)
+        return ex._wrong_input(answer)
     got = []
     for p in probes:
         try:
@@ -644,8 +644,8 @@ def _check_count(ex: Exercise, answer, probes: list[_Probe], terms, correct: str
     expected = [ex.reference(*p.args) for p in probes]
     if None not in numbers and len(set(numbers)) == 1 and len(set(expected)) > 1:
         shown = "; ".join(p.shown for p in probes)
-        return ex.wrong(f"Tu función da {_num(numbers[0])} para todos los tamaños que probé ({shown}): ¿quedó un "
-                        "número fijo? Tiene que hacer la cuenta con los argumentos que recibe.", "hard_coded")
+        return ex._wrong(f"Tu función da {_num(numbers[0])} para todos los tamaños que probé ({shown}): ¿quedó un "
+                         "número fijo? Tiene que hacer la cuenta con los argumentos que recibe.", "hard_coded")
     finding = _diagnose(answer, ex.reference, ex.mistakes, probes,
                         lambda e, g: _number_difference(e, g, integral=True))
     whole = [_as_number(g) for g in finding.got]
@@ -653,9 +653,9 @@ def _check_count(ex: Exercise, answer, probes: list[_Probe], terms, correct: str
         why = _explain_count([int(w) - e for w, e in zip(whole, expected)],
                              [terms(p.args) for p in probes])
         if why:
-            return ex.wrong(f"No es uno de los errores típicos, pero la diferencia se explica igual en todas las "
-                            f"entradas: {why}.\n{finding.evidence}", "explained")
-    return ex.judge(finding, correct)
+            return ex._wrong(f"No es uno de los errores típicos, pero la diferencia se explica igual en todas las "
+                             f"entradas: {why}.\n{finding.evidence}", "explained")
+    return ex._judge(finding, correct)
 
 
 # ------------------------------------------------------------------------------------------------ the checker
@@ -675,81 +675,82 @@ class Exercise:
         return f"<helpers.check.{self.name}: llamalo con tu respuesta; .hint(1) y .solution() ayudan>"
 
     @property
-    def example(self) -> str:
+    def _example(self) -> str:
         return f"helpers.check.{self.name}({self.reference.__name__})"
 
     def __call__(self, *args, **kwargs) -> Verdict:
         if not args:
             return Verdict(self.name, "wrong", f"helpers.check.{self.name} espera {self.expects}, así: "
-                                               f"{self.example}.", "bad_call")
+                                               f"{self._example}.", "bad_call")
         answer, extra = args[0], [_short(a) for a in args[1:]] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
         try:
             with _rng_untouched(), torch.no_grad():
                 verdict = self._check(self, answer)
         except _NotAttempted:
-            verdict = self.not_attempted()
+            verdict = self._not_attempted()
         except _TooSlow as e:
             where = f" con la entrada {e.where}" if e.where else ""
             verdict = Verdict(self.name, "wrong", f"Tu código no terminó en {_num(float(e.seconds))} segundos{where} y "
                                                   "lo corté. ¿Hay un bucle que no termina (un while cuya condición "
-                                                  f"nunca cambia)?\n{self.hint_line}", "timeout")
+                                                  f"nunca cambia)?\n{self._hint_line}", "timeout")
         except Exception as e:  # noqa: BLE001 - a checker's own failure must not look like the learner's
             verdict = Verdict(self.name, "wrong", f"El checker no pudo evaluar tu respuesta ({type(e).__name__}: "
                                                   f"{e}). Revisá que sea lo que pide el enunciado; si lo es, avisanos.",
                               "checker_error")
         if extra:
-            note = (f"Ojo: helpers.check.{self.name} recibe un solo argumento ({self.example}); no usé "
+            note = (f"Ojo: helpers.check.{self.name} recibe un solo argumento ({self._example}); no usé "
                     f"{', '.join(extra)}.")
             verdict = Verdict(verdict.exercise, verdict.status, f"{verdict.message}\n{note}", verdict.mistake)
         return verdict
 
     # --- what a check function builds its Verdict with
     @property
-    def hint_line(self) -> str:
+    def _hint_line(self) -> str:
         return f"¿Una pista? helpers.check.{self.name}.hint(1)"
 
-    def not_attempted(self) -> Verdict:
+    def _not_attempted(self) -> Verdict:
         return Verdict(self.name, "not_attempted", "Completá la celda de arriba (donde dice `...`) y volvé a correr "
                                                    f"esta. Si te trabás: helpers.check.{self.name}.hint(1).")
 
-    def correct(self, message: str) -> Verdict:
+    def _correct(self, message: str) -> Verdict:
         return Verdict(self.name, "correct", message)
 
-    def wrong(self, message: str, mistake: str, hint: bool = True) -> Verdict:
-        return Verdict(self.name, "wrong", message + (f"\n{self.hint_line}" if hint else ""), mistake)
+    def _wrong(self, message: str, mistake: str, hint: bool = True) -> Verdict:
+        return Verdict(self.name, "wrong", message + (f"\n{self._hint_line}" if hint else ""), mistake)
 
-    def wrong_input(self, got) -> Verdict:
+    def _wrong_input(self, got) -> Verdict:
         """Called with the wrong kind of thing: say what it wants."""
-        return Verdict(self.name, "wrong", f"helpers.check.{self.name} espera {self.expects}, así: {self.example}; "
+        return Verdict(self.name, "wrong", f"helpers.check.{self.name} espera {self.expects}, así: {self._example}; "
                                            f"recibió {_kind(got)}.", "wrong_input")
 
-    def judge(self, finding: _Finding, correct: str | None = None) -> Verdict:
+    def _judge(self, finding: _Finding, correct: str | None = None) -> Verdict:
         """The Verdict for a finding of ``_diagnose``."""
         if finding.kind == "correct":
-            return self.correct(correct or "Da lo mismo que la referencia en todas las entradas de prueba.")
+            return self._correct(correct or "Da lo mismo que la referencia en todas las entradas de prueba.")
         if finding.kind == "no_return":
-            return self.wrong("Tu código no devuelve nada (da None): ¿te falta el `return`?", "no_return")
+            return self._wrong("Tu código no devuelve nada (da None): ¿te falta el `return`?", "no_return")
         if finding.kind == "mutated":
-            return self.wrong(f"Da el resultado correcto, pero cambia lo que recibe: con la entrada {finding.evidence},"
-                              " después de llamarla, el tensor (o la lista) que le pasé ya no es el mismo. Una "
-                              "operación in-place (x += …, x -= …, x[...] = …, .append) cambia el objeto de quien "
-                              "llama. Escribí x = x + … y dejá sus entradas como estaban.", "mutated_input")
+            return self._wrong("Da el resultado correcto, pero cambia lo que recibe: con la entrada "
+                               f"{finding.evidence}, después de llamarla, el tensor (o la lista) que le pasé ya no es "
+                               "el mismo. Una operación in-place (x += …, x -= …, x[...] = …, .append) cambia el "
+                               "objeto de quien llama. Escribí x = x + … y dejá sus entradas como estaban.",
+                               "mutated_input")
         if finding.kind == "mistake":
-            return self.wrong(f"{finding.mistake.message}\n{finding.evidence}", finding.mistake.key)
+            return self._wrong(f"{finding.mistake.message}\n{finding.evidence}", finding.mistake.key)
         if finding.kind == "raised":
             dtype = ("\nLas entradas de prueba son float32, como en el notebook: ¿tu código crea algo en otro tipo "
                      "(float64 con .double() o dtype=torch.float64)?") if finding.raised.dtype_mixup() else ""
-            return self.wrong(finding.evidence + dtype, "raised")
+            return self._wrong(finding.evidence + dtype, "raised")
         if finding.kind == "named":
-            return self.wrong(finding.evidence, finding.key)
-        return self.wrong("No reconozco el error como uno de los típicos, pero acá está la primera diferencia. "
-                          + finding.evidence, "unknown")
+            return self._wrong(finding.evidence, finding.key)
+        return self._wrong("No reconozco el error como uno de los típicos, pero acá está la primera diferencia. "
+                           + finding.evidence, "unknown")
 
-    def diagnose(self, answer, probes, differ, correct: str, runner=_run_plain, same=_same) -> Verdict:
+    def _diagnose(self, answer, probes, differ, correct: str, runner=_run_plain, same=_same) -> Verdict:
         """The whole check of a function exercise: wrong input, stub, then ``_diagnose`` against the gallery."""
         if not _is_function(answer):
-            return self.wrong_input(answer)
-        return self.judge(_diagnose(answer, self.reference, self.mistakes, probes, differ, runner, same), correct)
+            return self._wrong_input(answer)
+        return self._judge(_diagnose(answer, self.reference, self.mistakes, probes, differ, runner, same), correct)
 
     # --- help
     def hint(self, n: int = 1, *extra, **kwargs) -> _Text:

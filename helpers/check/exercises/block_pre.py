@@ -235,27 +235,27 @@ def _check(ex: Exercise, answer):
     if isinstance(answer, type) and issubclass(answer, nn.Module):
         cls, blocks = answer, []
     elif isinstance(answer, type):
-        return ex.wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
-                        "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
+        return ex._wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
+                         "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
     elif isinstance(answer, nn.Module):
         cls, blocks = type(answer), [("tu bloque", copy.deepcopy(answer))]  # a copy: the learner's stays as it is
     else:
-        return ex.wrong_input(answer)
+        return ex._wrong_input(answer)
     if _is_stub(cls.forward):
         raise _NotAttempted()
 
     for kwargs in SIZES:
         block = _build(cls, **kwargs)
         if isinstance(block, _Raised):
-            return ex.wrong(f"Tu clase falló al crearla con {_label(cls.__name__, kwargs)}: {block.describe()}.\n"
-                            "El __init__ es el del enunciado: no le cambies los argumentos.", "raised", hint=False)
+            return ex._wrong(f"Tu clase falló al crearla con {_label(cls.__name__, kwargs)}: {block.describe()}.\n"
+                             "El __init__ es el del enunciado: no le cambies los argumentos.", "raised", hint=False)
         blocks.append((_label(cls.__name__, kwargs), block))
     g = _generator(7)
     for _, block in blocks:
         missing = [part for part in _PARTS if not hasattr(block, part)]
         if missing:
-            return ex.wrong(f"Tu clase no tiene {', '.join(missing)}: el __init__ del enunciado ya los crea; no les "
-                            "cambies los nombres.", "missing_parts", hint=False)
+            return ex._wrong(f"Tu clase no tiene {', '.join(missing)}: el __init__ del enunciado ya los crea; no les "
+                             "cambies los nombres.", "missing_parts", hint=False)
         for ln in (block.ln1, block.ln2):  # γ and β far from 1 and 0: which LayerNorm is used, and where, shows
             ln.weight.copy_(torch.rand(ln.weight.shape, generator=g) + 0.5)
             ln.bias.copy_(torch.randn(ln.bias.shape, generator=g))
@@ -276,21 +276,21 @@ def _check(ex: Exercise, answer):
         first, again = _run(False)(cls.forward, probe), _run(False)(cls.forward, probe)
         if (isinstance(first, torch.Tensor) and isinstance(again, torch.Tensor) and first.shape == again.shape
                 and _tensor_difference(first, again)):
-            return ex.wrong("En modo evaluación tu bloque da dos resultados distintos para la misma entrada: hay un "
-                            "dropout que no se apaga. F.dropout(h, p) queda prendido siempre (training=True por "
-                            "defecto); usá self.drop, un nn.Dropout, que .eval() apaga.", "dropout_always_on")
+            return ex._wrong("En modo evaluación tu bloque da dos resultados distintos para la misma entrada: hay un "
+                             "dropout que no se apaga. F.dropout(h, p) queda prendido siempre (training=True por "
+                             "defecto); usá self.drop, un nn.Dropout, que .eval() apaga.", "dropout_always_on")
     finding = _diagnose(cls.forward, BloquePre.forward, mistakes, evaluating, _tensor_difference, runner=_run(False))
     if finding.kind != "correct":
-        return ex.judge(finding)
+        return ex._judge(finding)
 
     finding = _diagnose(cls.forward, BloquePre.forward, dropout_mistakes, probes(", entrenando"),
                         _tensor_difference, runner=_run(True))
     if finding.kind == "unknown":
-        return ex.wrong("En modo evaluación da lo correcto, pero entrenando no: con las mismas tiradas al azar que la "
-                        "referencia, tu dropout no cae donde va, sobre lo que sale de cada subcapa antes de sumarlo. "
-                        + finding.evidence, "dropout_placement")
+        return ex._wrong("En modo evaluación da lo correcto, pero entrenando no: con las mismas tiradas al azar que la "
+                         "referencia, tu dropout no cae donde va, sobre lo que sale de cada subcapa antes de sumarlo. "
+                         + finding.evidence, "dropout_placement")
     sizes = " y ".join(label for label, _ in blocks)
-    return ex.judge(finding, "Pre-norm, con los dos residuales: en evaluación da lo mismo que la referencia con tus "
+    return ex._judge(finding, "Pre-norm, con los dos residuales: en evaluación da lo mismo que la referencia con tus "
                              "mismos pesos, y entrenando, con las mismas tiradas al azar, el dropout cae donde va, "
                              f"sobre lo que sale de cada subcapa. Probado con {sizes}.")
 

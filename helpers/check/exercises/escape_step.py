@@ -136,9 +136,9 @@ def _fixed_threshold(pasos, aciertos, umbral=0.6):
 # ---- the check
 def _check(ex: Exercise, answer):
     """paso_de_salida(pasos, aciertos, umbral=0.6) -> first step whose accuracy is >= umbral, or None."""
-    return ex.diagnose(answer, PROBES, _differ,
-                       "Da el primer paso que llega al umbral, o None si nunca llega, en las "
-                       f"{len(PROBES)} curvas de prueba (" + ", ".join(f"«{p.name}»" for p in PROBES) + ").")
+    return ex._diagnose(answer, PROBES, _differ,
+                        "Da el primer paso que llega al umbral, o None si nunca llega, en las "
+                        f"{len(PROBES)} curvas de prueba (" + ", ".join(f"«{p.name}»" for p in PROBES) + ").")
 
 
 checker = Exercise("escape_step", reference=paso_de_salida, hints=HINTS, check=_check, mistakes=mistakes,

@@ -162,12 +162,12 @@ def _check(ex: Exercise, answer):
     if isinstance(answer, type) and issubclass(answer, nn.Module):
         cls, instance = answer, False
     elif isinstance(answer, type):
-        return ex.wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
-                        "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
+        return ex._wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
+                         "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
     elif isinstance(answer, nn.Module):
         cls, instance = type(answer), True  # only its class is used: the instance is left as it is
     else:
-        return ex.wrong_input(answer)
+        return ex._wrong_input(answer)
     if _is_stub(cls.forward):
         raise _NotAttempted()
     name = cls.__name__
@@ -177,27 +177,27 @@ def _check(ex: Exercise, answer):
         module = _build(cls, d, h)
         if isinstance(module, _Raised):
             if instance:
-                return ex.wrong(f"Le pasaste un objeto ya construido ({type(answer).__name__}); el control "
-                                "necesita la clase, para construirla con varios tamaños: helpers.check.ffn(MiFFN), "
-                                "sin paréntesis después del nombre.", "instance_not_class", hint=False)
+                return ex._wrong(f"Le pasaste un objeto ya construido ({type(answer).__name__}); el control "
+                                 "necesita la clase, para construirla con varios tamaños: helpers.check.ffn(MiFFN), "
+                                 "sin paréntesis después del nombre.", "instance_not_class", hint=False)
             signature = ("\n¿Tu __init__ recibe d_model y d_ff?" if isinstance(module.error, TypeError)
                          and "positional argument" in str(module.error) else "")
-            return ex.wrong(f"Tu clase falló al crearla con {name}({d}, {h}): {module.describe()}.{signature}",
-                            "raised")
+            return ex._wrong(f"Tu clase falló al crearla con {name}({d}, {h}): {module.describe()}.{signature}",
+                             "raised")
         built.append((d, h, module.eval()))
 
     for d, h, module in built:  # the layers: registered, two, of the sizes asked for
         layers, lists = _linears(module, d), _unregistered(module)
         if len(layers) != 2 and lists:
-            return ex.wrong(f"Guardaste las capas en una lista de Python ({lists[0]}): PyTorch no las registra, "
-                            "así que no aparecen en .parameters() y no se entrenarían. Usá nn.ModuleList (o "
-                            "nn.Sequential), o guardá cada capa en su propio atributo de self.", "unregistered_layers")
+            return ex._wrong(f"Guardaste las capas en una lista de Python ({lists[0]}): PyTorch no las registra, "
+                             "así que no aparecen en .parameters() y no se entrenarían. Usá nn.ModuleList (o "
+                             "nn.Sequential), o guardá cada capa en su propio atributo de self.", "unregistered_layers")
         if len(layers) != 2:
-            return ex.wrong(f"Encontré {len(layers)} capas nn.Linear registradas en tu FFN; la del paper tiene dos, "
-                            "d_model → d_ff y d_ff → d_model.", "linear_count")
+            return ex._wrong(f"Encontré {len(layers)} capas nn.Linear registradas en tu FFN; la del paper tiene dos, "
+                             "d_model → d_ff y d_ff → d_model.", "linear_count")
         problem = _sizes_problem(name, d, h, *layers)
         if problem:
-            return ex.wrong(*problem)
+            return ex._wrong(*problem)
 
     g = _generator(1)
     cases = []  # (probe, expected, got, d, h, layers)
@@ -210,12 +210,12 @@ def _check(ex: Exercise, answer):
             if isinstance(out, _Raised):
                 dtype = ("\nLas entradas de prueba son float32, como en el notebook: ¿tu código crea algo en otro "
                          "tipo?") if out.dtype_mixup() else ""
-                return ex.wrong(f"Tu FFN falló con la entrada {probe.describe()}: {out.describe()}.{dtype}", "raised")
+                return ex._wrong(f"Tu FFN falló con la entrada {probe.describe()}: {out.describe()}.{dtype}", "raised")
             if out is None:
-                return ex.wrong("Tu forward no devuelve nada (da None): ¿te falta el `return`?", "no_return")
+                return ex._wrong("Tu forward no devuelve nada (da None): ¿te falta el `return`?", "no_return")
             if not isinstance(out, torch.Tensor) or out.shape != x.shape:
-                return ex.wrong(f"Con la entrada {probe.describe()} tu FFN devuelve {_kind(out)}: tiene que devolver "
-                                "la misma forma que recibe, (B, T, d_model).", "shape")
+                return ex._wrong(f"Con la entrada {probe.describe()} tu FFN devuelve {_kind(out)}: tiene que devolver "
+                                 "la misma forma que recibe, (B, T, d_model).", "shape")
             cases.append((probe, down(F.relu(up(x))), out, d, h, (up, down)))
 
     probe, _, first, d, h, _ = cases[0]  # each token on its own: change one token, the others do not move
@@ -227,9 +227,9 @@ def _check(ex: Exercise, answer):
         others[0, 3] = False
         leak = (moved - first)[others].abs().max().item()
         if leak > 1e-5:
-            return ex.wrong(f"Tu FFN mezcla tokens: cambié solo el token 3 de la frase 0 y se movió la salida de otros "
-                            f"tokens (hasta {leak:.3g}). La FFN trata a cada token por separado: nn.Linear actúa "
-                            "sobre la última dimensión, sin mirar a lo largo de T.", "mixes_tokens")
+            return ex._wrong("Tu FFN mezcla tokens: cambié solo el token 3 de la frase 0 y se movió la salida de "
+                             f"otros tokens (hasta {leak:.3g}). La FFN trata a cada token por separado: nn.Linear "
+                             "actúa sobre la última dimensión, sin mirar a lo largo de T.", "mixes_tokens")
 
     diffs = [_tensor_difference(e, o) for _, e, o, *_ in cases]
     if any(diffs):
@@ -241,21 +241,21 @@ def _check(ex: Exercise, answer):
                 if d not in twins:
                     twins[d] = _twin(mistake.fn, d, h, *layers)
             if all(_same(twins[d](probe.args[0]), out) for probe, _, out, d, h, _ in cases):
-                return ex.wrong(f"{mistake.message}\n{evidence}", mistake.key)
-        return ex.wrong("No reconozco el error como uno de los típicos; comparé con lineal2(ReLU(lineal1(x))) usando "
-                        f"tus mismos pesos. {evidence}", "unknown")
+                return ex._wrong(f"{mistake.message}\n{evidence}", mistake.key)
+        return ex._wrong("No reconozco el error como uno de los típicos; comparé con lineal2(ReLU(lineal1(x))) usando "
+                         f"tus mismos pesos. {evidence}", "unknown")
 
     counts = [(d, h, sum(p.numel() for p in module.parameters())) for d, h, module in built]
     wrong = [(d, h, c) for d, h, c in counts if c != 2 * d * h + h + d]
     if wrong:
         d, h, c = wrong[0]
         why = _explain_count([c - (2 * d * h + h + d) for d, h, c in counts], [_terms(d, h) for d, h, _ in counts])
-        return ex.wrong(f"Calcula bien, pero con {name}({d}, {h}) tiene {c} parámetros y la FFN del paper tiene "
-                        f"2·d_model·d_ff + d_ff + d_model = {2 * d * h + h + d}: {why or 'no coincide'}.",
-                        "parameter_count")
+        return ex._wrong(f"Calcula bien, pero con {name}({d}, {h}) tiene {c} parámetros y la FFN del paper tiene "
+                         f"2·d_model·d_ff + d_ff + d_model = {2 * d * h + h + d}: {why or 'no coincide'}.",
+                         "parameter_count")
     sizes = ", ".join(f"{name}({d}, {h})" for d, h in SIZES)
-    return ex.correct(f"Dos lineales con la ReLU en el medio, cada token por separado, y los parámetros que tocan, "
-                      f"con los tres tamaños que probé: {sizes}.")
+    return ex._correct(f"Dos lineales con la ReLU en el medio, cada token por separado, y los parámetros que tocan, "
+                       f"con los tres tamaños que probé: {sizes}.")
 
 
 def _terms(d: int, h: int) -> dict:

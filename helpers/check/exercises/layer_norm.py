@@ -157,10 +157,10 @@ def _beta_inside(x, gamma, beta, eps=1e-5):
 def _check(ex: Exercise, answer):
     """mi_layer_norm(x, gamma, beta, eps): LayerNorm over the last axis, any leading shape."""
     probes = _probes()
-    return ex.diagnose(answer, probes, _tensor_difference,
-                       "Normaliza cada token sobre su última dimensión, con ε adentro de la raíz, y aplica γ y β: da "
-                       f"lo mismo que la referencia en las {len(probes)} entradas de prueba, incluidas las incómodas "
-                       "(" + ", ".join(f"«{p.name}»" for p in probes) + ").")
+    return ex._diagnose(answer, probes, _tensor_difference,
+                        "Normaliza cada token sobre su última dimensión, con ε adentro de la raíz, y aplica γ y β: da "
+                        f"lo mismo que la referencia en las {len(probes)} entradas de prueba, incluidas las incómodas "
+                        "(" + ", ".join(f"«{p.name}»" for p in probes) + ").")
 
 
 checker = Exercise("layer_norm", reference=mi_layer_norm, hints=HINTS, check=_check, mistakes=mistakes,

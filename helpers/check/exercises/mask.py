@@ -142,12 +142,12 @@ def _float_minus_one(T):
 def _check(ex: Exercise, answer):
     """mascara_causal(T) -> a (T, T) mask: bool with True = blocked, or float 0 / −∞."""
     if not _is_function(answer):
-        return ex.wrong_input(answer)
+        return ex._wrong_input(answer)
     finding = _diagnose(answer, mascara_causal, ex.mistakes, PROBES, _differ, same=_same_mask)
     if finding.kind == "correct" and any(_read(g, g.shape[0]).kind == "neg" for g in finding.got):
-        return ex.correct("Prohíbe justo el futuro. Usás un número muy negativo en vez de −∞: funciona, pero el peso "
-                          "prohibido no es 0 exacto, es apenas chico.")
-    return ex.judge(finding, "Prohíbe justo el futuro (arriba de la diagonal) para T = 4, 1, 2, 7 y 5, y "
+        return ex._correct("Prohíbe justo el futuro. Usás un número muy negativo en vez de −∞: funciona, pero el peso "
+                           "prohibido no es 0 exacto, es apenas chico.")
+    return ex._judge(finding, "Prohíbe justo el futuro (arriba de la diagonal) para T = 4, 1, 2, 7 y 5, y "
                              "nn.MultiheadAttention la acepta tal cual.")
 
 

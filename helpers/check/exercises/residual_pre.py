@@ -114,9 +114,9 @@ def _new_layer_norm(x, subcapa, ln):
 def _check(ex: Exercise, answer):
     """paso_pre(x, subcapa, ln): x + subcapa(ln(x)), one pre-norm residual step."""
     probes = _probes()
-    return ex.diagnose(answer, probes, _tensor_difference,
-                       "La subcapa lee la x normalizada y la suma lleva la x sin tocar: da lo mismo que la referencia "
-                       f"en las {len(probes)} entradas de prueba, con una LayerNorm de γ y β distintos de 1 y 0.")
+    return ex._diagnose(answer, probes, _tensor_difference,
+                        "La subcapa lee la x normalizada y la suma lleva la x sin tocar: da lo mismo que la referencia "
+                        f"en las {len(probes)} entradas de prueba, con una LayerNorm de γ y β distintos de 1 y 0.")
 
 
 checker = Exercise("residual_pre", reference=paso_pre, hints=HINTS, check=_check, mistakes=mistakes,

@@ -149,9 +149,9 @@ def _list_of_streams(x, subcapas):
 def _check(ex: Exercise, answer):
     """apilar(x, subcapas): each sublayer in order, each with its residual; the final stream."""
     probes = _probes()
-    return ex.diagnose(answer, probes, _tensor_difference,
-                       "Cada subcapa, en orden, lee la corriente y le suma su aporte: da lo mismo que la referencia "
-                       "con 0, 1, 2, 3 y 4 subcapas y con entradas de varias formas.")
+    return ex._diagnose(answer, probes, _tensor_difference,
+                        "Cada subcapa, en orden, lee la corriente y le suma su aporte: da lo mismo que la referencia "
+                        "con 0, 1, 2, 3 y 4 subcapas y con entradas de varias formas.")
 
 
 checker = Exercise("residual_stack", reference=apilar, hints=HINTS, check=_check, mistakes=mistakes,

@@ -110,10 +110,10 @@ def _mean_abs(x, gamma, eps=1e-5):
 def _check(ex: Exercise, answer):
     """mi_rms_norm(x, gamma, eps): RMSNorm over the last axis, any leading shape."""
     probes = _probes()
-    return ex.diagnose(answer, probes, _tensor_difference,
-                       "Divide cada token por la raíz de la media de sus cuadrados, con ε adentro, y escala por γ: "
-                       f"da lo mismo que la referencia en las {len(probes)} entradas de prueba ("
-                       + ", ".join(f"«{p.name}»" for p in probes) + ").")
+    return ex._diagnose(answer, probes, _tensor_difference,
+                        "Divide cada token por la raíz de la media de sus cuadrados, con ε adentro, y escala por γ: "
+                        f"da lo mismo que la referencia en las {len(probes)} entradas de prueba ("
+                        + ", ".join(f"«{p.name}»" for p in probes) + ").")
 
 
 checker = Exercise("rms_norm", reference=mi_rms_norm, hints=HINTS, check=_check, mistakes=mistakes,

@@ -92,9 +92,9 @@ def _fixed_warmup(paso, warmup, lr):
 # ---- the check
 def _check(ex: Exercise, answer):
     """lr_warmup(paso, warmup, lr) -> learning rate of step ``paso`` (1-based): linear warmup, then constant."""
-    return ex.diagnose(answer, PROBES, _number_difference,
-                       "Sube en línea recta hasta lr en el paso warmup y se queda ahí; sin warmup, lr desde el "
-                       f"principio: da lo mismo que la referencia en los {len(PROBES)} casos de prueba.")
+    return ex._diagnose(answer, PROBES, _number_difference,
+                        "Sube en línea recta hasta lr en el paso warmup y se queda ahí; sin warmup, lr desde el "
+                        f"principio: da lo mismo que la referencia en los {len(PROBES)} casos de prueba.")
 
 
 checker = Exercise("warmup", reference=lr_warmup, hints=HINTS, check=_check, mistakes=mistakes,
