@@ -38,6 +38,22 @@ def as_answer(name, fn):
     return fn
 
 
+_SEEDERS = ((torch, "manual_seed"), (torch, "seed"), (torch.random, "manual_seed"), (torch.random, "seed"),
+            (torch.random, "fork_rng"), (torch.cuda, "manual_seed"), (torch.cuda, "manual_seed_all"),
+            (torch.cuda, "seed"), (torch.cuda, "seed_all"), (torch.mps, "manual_seed"), (torch.mps, "seed"))
+
+
+@pytest.fixture
+def no_device_seeding(monkeypatch):
+    """torch.manual_seed also reseeds CUDA and MPS (and fork_rng forks only the CPU): while a test runs checkers,
+    every such function raises, so a checker that called one would give a wrong verdict and fail the test."""
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a checker seeded a global generator")
+
+    for owner, attr in _SEEDERS:
+        monkeypatch.setattr(owner, attr, forbidden)
+
+
 # ------------------------------------------------------------------------------------------------ the API
 def test_public_names_are_the_twelve_checkers():
     assert NAMES == ["ffn", "ffn_count", "residual_stack", "residual_pre", "layer_norm", "rms_norm", "block_pre",
@@ -65,13 +81,13 @@ def test_no_code_reads_a_message_to_decide():
 
 # ----------------------------------------------------------------------------------- reference and gallery
 @pytest.mark.parametrize("name", NAMES)
-def test_reference_is_correct(name):
+def test_reference_is_correct(name, no_device_seeding):
     verdict = CHECKERS[name](CHECKERS[name].reference)
     assert verdict.status == "correct" and verdict.mistake is None, verdict
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_each_mistake_of_the_gallery_is_named(name):
+def test_each_mistake_of_the_gallery_is_named(name, no_device_seeding):
     checker = CHECKERS[name]
     assert len(checker.mistakes) >= 5, f"{name}: a gallery of known mistakes needs a few entries"
     assert len({m.key for m in checker.mistakes}) == len(checker.mistakes)
@@ -286,7 +302,7 @@ RIGHT = [
 
 
 @pytest.mark.parametrize("name, answer", RIGHT, ids=[f"{n}-{i}" for i, (n, _) in enumerate(RIGHT)])
-def test_right_answers_are_accepted(name, answer):
+def test_right_answers_are_accepted(name, answer, no_device_seeding):
     verdict = CHECKERS[name](answer)
     assert verdict.status == "correct", verdict
 
@@ -609,7 +625,7 @@ NAMED = [
 
 @pytest.mark.parametrize("name, answer, mistake, phrase", NAMED, ids=[f"{n}-{m}-{i}" for i, (n, _, m, _) in
                                                                       enumerate(NAMED)])
-def test_problems_outside_the_gallery_are_named(name, answer, mistake, phrase):
+def test_problems_outside_the_gallery_are_named(name, answer, mistake, phrase, no_device_seeding):
     verdict = CHECKERS[name](answer)
     assert verdict.status == "wrong" and verdict.mistake == mistake, verdict
     assert phrase.lower() in " ".join(verdict.message.split()).lower(), verdict
@@ -871,20 +887,14 @@ def test_checking_leaves_the_cpu_generator_alone():
     assert torch.equal(torch.rand(3), expected)
 
 
-def test_no_checker_seeds_a_device(monkeypatch):
-    """torch.manual_seed also reseeds CUDA and MPS (and fork_rng forks only the CPU): no checker may call them."""
-    def forbidden(*args, **kwargs):
-        raise AssertionError("a checker seeded a global generator")
-
-    for owner, attr in ((torch, "manual_seed"), (torch, "seed"), (torch.random, "manual_seed"),
-                        (torch.random, "seed"), (torch.random, "fork_rng"), (torch.cuda, "manual_seed"),
-                        (torch.cuda, "manual_seed_all"), (torch.cuda, "seed"), (torch.cuda, "seed_all"),
-                        (torch.mps, "manual_seed"), (torch.mps, "seed")):
-        monkeypatch.setattr(owner, attr, forbidden)
-    for name in NAMES:
-        assert CHECKERS[name](CHECKERS[name].reference).status == "correct", name
-        for mistake in CHECKERS[name].mistakes:
-            assert CHECKERS[name](as_answer(name, mistake.fn)).mistake == mistake.key
+def test_no_checker_seeds_a_device(no_device_seeding):
+    """The tables above run every checker on references, right answers and mistakes with the seeding functions
+    forbidden (the fixture); here, that the fixture does forbid them, so those tests cannot pass vacuously."""
+    for owner, attr in _SEEDERS:
+        with pytest.raises(AssertionError, match="seeded"):
+            getattr(owner, attr)(0)
+    verdict = check.layer_norm(lambda x, gamma, beta, eps=1e-5: torch.manual_seed(0) and x)
+    assert verdict.mistake == "raised" and "seeded" in verdict.message
 
 
 def test_device_generators_are_saved_and_restored(monkeypatch):
