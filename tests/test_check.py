@@ -515,6 +515,10 @@ def _mask_batched(T):
     return torch.triu(torch.ones(1, T, T, dtype=torch.bool), 1)
 
 
+def _mask_fixed_size(T):
+    return torch.triu(torch.ones(4, 4, dtype=torch.bool), 1)
+
+
 def _mask_two_off(T):
     return torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=2)
 
@@ -610,6 +614,7 @@ NAMED = [
     ("mask", _mask_ints, "int_mask", "máscara de enteros"),
     ("mask", _mask_list, "type", "no un tensor"),
     ("mask", _mask_batched, "shape", "tiene que ser (4, 4)"),
+    ("mask", _mask_fixed_size, "shape", "para T = 1 tiene que ser (1, 1): ¿quedó un número fijo en vez de T?"),
     ("mask", _mask_two_off, "unknown", "esperaba"),
     ("block_count", _block_count_three_ln, "explained", "te sobra una LayerNorm (2d)"),
     ("gpt_count", _gpt_no_pos_no_final, "explained",

@@ -39,8 +39,10 @@ def _read(mask, T: int) -> _Reading | _Difference:
     if not isinstance(mask, torch.Tensor):
         return _Difference(f"devolvió {_kind(mask)}, no un tensor", "type")
     if tuple(mask.shape) != (T, T):
-        return _Difference(f"da una máscara de forma {tuple(mask.shape)}, y para T = {T} tiene que ser ({T}, {T})",
-                           "shape")
+        fixed = (": ¿quedó un número fijo en vez de T?" if mask.dim() == 2 and mask.shape[0] == mask.shape[1]
+                 else "")
+        return _Difference(f"da una máscara de forma {tuple(mask.shape)}, y para T = {T} tiene que ser "
+                           f"({T}, {T}){fixed}", "shape")
     if mask.dtype == torch.bool:
         return _Reading("bool", "bool", mask)
     if not mask.is_floating_point():
