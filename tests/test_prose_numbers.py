@@ -30,7 +30,11 @@ EXEMPT = {
         "2017": "year of the paper",
     },
     "03_layernorm.ipynb": {
+        "2015": "year of the BatchNorm paper (Ioffe and Szegedy)",
+        "2016": "year of the LayerNorm paper (Ba, Kiros and Hinton)",
+        "2017": "year of the paper, in the Papers list",
         "2019": "year of the RMSNorm paper (Zhang and Sennrich)",
+        "2023": "year of the LLaMA paper (Touvron et al.)",
     },
     "04_encoder_block.ipynb": {
         "2017": "year of the paper",

@@ -33,7 +33,7 @@ WIDGETS = {
                                     "residual y su media, 1.0025."),
     ("03_layernorm.ipynb", "c30"): ("gamma_beta.png",
                                     "Los ocho sliders de γ y β, con γ0 en 2.0, y el gráfico de barras del token "
-                                    "normalizado junto a γ ⊙ x̂ + β = [-1.949, -0.212, -0.567, 2.122]."),
+                                    "normalizado junto a γ ⊙ x̂ + β = [-2.049, -0.266, -0.367, 1.657]."),
     ("05_norm_placement.ipynb", "explorador"): ("explorador.png",
                                                 "El explorador del barrido con 24 capas, post-norm y warmup de 200 "
                                                 "pasos: dos de las tres semillas salen de la meseta (pasos 225 y 625) "

@@ -165,8 +165,9 @@ def test_layernorm_widgets(server):
     with sync_playwright() as p:
         browser, page = _browser(p)
         try:
-            # the notebook's last cell prints this: every cell has run, none will touch the widgets now
-            _run_all(page, server("03_layernorm.ipynb"), "BatchNorm con un ejemplo falla: True", 300)
+            # the notebook's last cell prints this line (its code does not show it whole): every cell has run
+            _run_all(page, server("03_layernorm.ipynb"),
+                     "desde el normalizado del curso: [-1.128, -0.212, -0.566, 2.119]", 300)
 
             # 1. "Ingresá 4 números": type the residual sum, with a decimal comma.
             fields = page.locator(".widget-text input")
@@ -190,16 +191,17 @@ def test_layernorm_widgets(server):
             _assert_image_at_own_size(four.locator("img").first)
             four.screenshot(path=str(ARTIFACTS / "1_cuatro_numeros.png"))
 
-            # 2. γ₀ slider: the notebook left γ = [1.2, 0.8, 1, 1.1]; eight steps right → 2.0.
+            # 2. γ₀ slider: it starts at γ = 1, β = 0, as the notebook's text says; ten steps right → 2.0.
             slider = page.locator(".widget-hslider").first
             track = slider.locator(".noUi-target, .ui-slider").first.bounding_box()["width"]
             assert track >= 250, f"γ slider track is {track:.0f} px for a range of 6: a small drag jumps too far"
             handle = slider.locator(".noUi-handle, .ui-slider-handle").first
             handle.focus()
-            for _ in range(8):
-                handle.press("ArrowRight")
             gamma_beta = results.nth(1)
-            expect(gamma_beta).to_contain_text("[-1.949, -0.212, -0.567, 2.122]")  # 2.0 · -1.024 + 0.1
+            expect(gamma_beta).to_contain_text("[-1.024, -0.266, -0.367, 1.657]")  # γ = 1, β = 0: x̂ itself
+            for _ in range(10):
+                handle.press("ArrowRight")
+            expect(gamma_beta).to_contain_text("[-2.049, -0.266, -0.367, 1.657]")  # 2.0 · -1.024
             box = page.locator(".widget-vbox").filter(has=page.locator(".widget-hslider")).filter(
                 has=page.locator("img")).last
             _assert_image_at_own_size(box.locator("img").first)
