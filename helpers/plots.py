@@ -88,7 +88,7 @@ _STAGES = {
 }
 _TITLES = {"post": "post-norm (paper, 2017): x' = LN(x + Subcapa(x))",
            "pre": "pre-norm (GPT-2 y después): x' = x + Subcapa(LN(x))",
-           "sandwich": "sandwich (Gemma): x' = x + LN(Subcapa(LN(x)))"}
+           "sandwich": "sandwich (Gemma 2 y 3): x' = x + LN(Subcapa(LN(x)))"}
 
 
 def block_diagram(ax, norm: str) -> None:
