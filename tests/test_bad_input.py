@@ -23,7 +23,7 @@ from torch import nn
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from helpers import blocks, check_env, engine, layernorm, params, plots, probes, sweep, toydata, training  # noqa: E402
+from helpers import blocks, check_env, engine, layernorm, params, plots, probes, sweep, toydata  # noqa: E402
 from helpers import widgets as wdg  # noqa: E402
 
 
@@ -87,22 +87,6 @@ def linear_after_backward():
     layer = nn.Linear(3, 2)
     layer(torch.ones(1, 3)).sum().backward()
     return layer
-
-
-def spirals(n=40):
-    return toydata.spiral(n, seed=1)
-
-
-def tiny_model():
-    torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 2))
-
-
-def train(train=None, test=None, **kw):
-    data = spirals()
-    kw = {"steps": 2, **kw}
-    return training.train_classifier(tiny_model(), data if train is None else train,
-                                     data if test is None else test, **kw)
 
 
 def bars():
@@ -249,32 +233,6 @@ CASES = {
     "count_task: length 0": (lambda: toydata.count_task(5, length=0), Refuses("length", "0")),
     "count_task('5')": (lambda: toydata.count_task("5"), Refuses("n", "'5'")),
     "count_task: length 1": (lambda: toydata.count_task(3, length=1), Accepts(lambda d: d[1].eq(0).all().item())),
-    # training.accuracy
-    "accuracy: labels of shape (N, 1)": (
-        lambda: training.accuracy(tiny_model(), spirals()[0], spirals()[1][:, None]), Refuses("y", "(N,)", "(40, 1)")),
-    "accuracy: float64 x": (lambda: training.accuracy(tiny_model(), spirals()[0].double(), spirals()[1]),
-                            Refuses("x", "float64", ".float()")),
-    "accuracy: x and y of different length": (
-        lambda: training.accuracy(tiny_model(), spirals()[0], spirals()[1][:5]), Refuses("largo", "40", "5")),
-    "accuracy: not a model": (lambda: training.accuracy("modelo", *spirals()), Refuses("nn.Module", "str")),
-    "accuracy: numpy x": (lambda: training.accuracy(tiny_model(), spirals()[0].numpy(), spirals()[1]),
-                          Refuses("x", "torch.Tensor", "ndarray")),
-    "accuracy: perfect model scores 1": (
-        lambda: training.accuracy(nn.Identity(), torch.eye(2)[[0, 1, 1]], torch.tensor([0, 1, 1])),
-        Accepts(lambda a: a == 1.0)),
-    # training.train_classifier
-    "train: labels 1..2 for two outputs": (lambda: train(train=(spirals()[0], spirals()[1] + 1)),
-                                           Refuses("etiquetas", "1", "2", "0 a 1")),
-    "train: labels of shape (N, 1)": (lambda: train(train=(spirals()[0], spirals()[1][:, None])),
-                                      Refuses("y", "(N,)", "(40, 1)")),
-    "train: float64 x": (lambda: train(train=(spirals()[0].double(), spirals()[1])), Refuses("x", "float64")),
-    "train: float labels": (lambda: train(train=(spirals()[0], spirals()[1].float())), Refuses("y", "enteras")),
-    "train: train is only x": (lambda: train(train=spirals()[0]), Refuses("train", "(x, y)")),
-    "train: lr=inf": (lambda: train(lr=INF), Refuses("lr", "finito", "inf")),
-    "train: lr=0": (lambda: train(lr=0), Refuses("lr", "positivo", "0")),
-    "train: lr=1 (an int)": (lambda: train(lr=1), Accepts(lambda h: len(h["acc"]) == 2)),
-    "train: lr numpy float": (lambda: train(lr=np.float32(1e-3)), Accepts(lambda h: len(h["acc"]) == 2)),
-    "train: steps 0": (lambda: train(steps=0), Refuses("steps", "0")),
     # engine
     "Run: norm 'sandwich'": (lambda: engine.Run("sandwich"), Refuses("norm", "'post', 'pre'")),
     "Run: lr=1 (an int)": (lambda: engine.Run(lr=1), Accepts(lambda r: r.lr_at(1) == 1.0)),
@@ -430,8 +388,8 @@ def test_the_table_covers_every_public_function():
     """At least five rows per public function or class a notebook or the README uses."""
     per = Counter(name.split(":")[0].split("(")[0].strip() for name in CASES)
     families = {"Block", "Block.forward", "causal_mask", "copy", "GPT", "gpt_params", "attention_params",
-                "ffn_params", "layernorm_params", "count_params", "grad_norms", "spiral", "count_task", "accuracy",
-                "train", "Run", "train_many", "train_reference", "stack", "engine.accuracy", "escape_step",
+                "ffn_params", "layernorm_params", "count_params", "grad_norms", "spiral", "count_task", "Run",
+                "train_many", "train_reference", "stack", "engine.accuracy", "escape_step",
                 "run_slice", "parse_numbers", "layer_norm_steps", "walkthrough", "FourNumbers", "GammaBeta",
                 "StepByStep", "color", "label_bars", "block_diagram", "show", "check_env.main"}
     assert families <= set(per), families - set(per)
