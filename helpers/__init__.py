@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 __all__ = ["blocks", "check", "check_env", "claim", "claims", "engine", "layernorm", "params", "plots", "probes",
-           "progress", "sweep", "toydata", "widgets"]
+           "progress", "sweep", "sweep_train", "toydata", "widgets"]
 
 
 def __getattr__(name: str):

@@ -20,7 +20,7 @@ from torch import nn
 
 from ._checks import boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
 from .progress import Progress
-from .toydata import count_task
+from .toydata import ESCAPE_THRESHOLD, count_task
 
 PLACEMENTS = ("post", "pre")
 BATCH = 64
@@ -109,7 +109,7 @@ class History:
     acc: list[float] = field(default_factory=list)
     loss: list[float] = field(default_factory=list)
 
-    def escape_step(self, threshold: float = 0.6) -> int | None:
+    def escape_step(self, threshold: float = ESCAPE_THRESHOLD) -> int | None:
         """First evaluation step with accuracy >= threshold (leaving the plateau), None if never."""
         threshold = positive_float(threshold, "threshold (un acierto entre 0 y 1)")
         if threshold > 1:

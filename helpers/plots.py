@@ -6,8 +6,12 @@ import base64
 import html
 import io
 
-import matplotlib as mpl
-import matplotlib.ticker  # noqa: F401 - mpl.ticker below
+import matplotlib.ticker
+
+from .toydata import COUNT_BASELINE, ESCAPE_THRESHOLD
+
+__all__ = ["COLORS", "LINESTYLES", "MARKERS", "block_diagram", "color", "draw_exploration", "label_bars", "show",
+           "use_house_style"]
 
 # Same thing, same colour, in every notebook. Okabe & Ito's colour-blind-safe palette: every pair that shares a
 # figure stays apart under deuteranopia, protanopia and tritanopia (tests/test_palette.py measures it), and where
@@ -31,7 +35,7 @@ COLORS = {
 
 def use_house_style() -> None:
     """Readable defaults for every figure of the series (size, grid, no top/right spines)."""
-    mpl.rcParams.update({
+    matplotlib.rcParams.update({
         "figure.figsize": (7.0, 4.0),
         "figure.dpi": 90,
         "axes.grid": True,
@@ -128,7 +132,6 @@ def draw_exploration(ax, exploration) -> None:
     """Learning curves of a helpers.sweep.explore() result: the 60 % threshold, the 'always 0' baseline,
     each run's escape step (a marker) or, for a run that never left, an open marker at its last step."""
     _axes(ax, "draw_exploration")
-    from .sweep import BASELINE, THRESHOLD  # noqa: PLC0415 - plots must import without the sweep's data
     if not hasattr(exploration, "curves"):
         raise TypeError(f"draw_exploration: espera lo que devuelve helpers.sweep.explore(...); recibí "
                         f"{type(exploration).__name__}")
@@ -142,19 +145,20 @@ def draw_exploration(ax, exploration) -> None:
             ax.plot([c.escape], [c.acc[c.steps.index(c.escape)]], MARKERS[c.norm], color=col, ms=7, zorder=3)
         else:
             ax.plot([c.steps[-1]], [c.acc[-1]], MARKERS[c.norm], mfc="white", mec=col, mew=1.5, ms=8, zorder=3)
-    ax.axhline(THRESHOLD, ls=":", color="black", lw=1, label=f"umbral: {THRESHOLD * 100:.0f} %")
-    ax.axhline(BASELINE, ls="--", color=color("baseline"), lw=1, label=f"siempre «0»: {BASELINE * 100:.1f} %")
+    ax.axhline(ESCAPE_THRESHOLD, ls=":", color="black", lw=1, label=f"umbral: {ESCAPE_THRESHOLD * 100:.0f} %")
+    ax.axhline(COUNT_BASELINE, ls="--", color=color("baseline"), lw=1,
+               label=f"siempre «0»: {COUNT_BASELINE * 100:.1f} %")
     ax.plot([], [], "o", color="dimgray", label="sale de la meseta")
     if any(c.escape is None for c in exploration.curves):
         last = max(c.steps[-1] for c in exploration.curves)
         ax.plot([], [], "o", mfc="white", mec="dimgray", mew=1.5, label=f"no salió en {last:,} pasos".replace(",", " "))
     ax.set_ylim(0, 1.02)
-    ax.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0, decimals=0))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("paso de entrenamiento")
     ax.set_ylabel("acierto en 500 secuencias nuevas")
     seeds = "todas las semillas" if exploration.seed is None else f"semilla {exploration.seed}"
     warm = "sin warmup" if exploration.warmup == 0 else f"warmup {exploration.warmup}"
-    ax.set_title(f"{exploration.depth} capas, {warm}, {seeds}")
+    ax.set_title(f"{exploration.n_layers} capas, {warm}, {seeds}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9)  # outside: no curve under it
 
 
@@ -169,8 +173,8 @@ def show(fig, alt: str) -> None:
                          f"principal), no {alt!r}")
     if not hasattr(fig, "savefig"):
         raise TypeError(f"show: espera la figura (el fig de fig, ax = plt.subplots()); recibí {type(fig).__name__}")
-    import matplotlib.pyplot as plt  # noqa: PLC0415 - pyplot only where figures are shown
-    from IPython.display import display  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # pyplot only where figures are shown
+    from IPython.display import display
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight")
     width = int.from_bytes(buf.getvalue()[16:20], "big")  # the PNG's own width: shown 1:1, never stretched

@@ -23,7 +23,7 @@ from torch import nn
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from helpers import blocks, check_env, engine, layernorm, params, plots, probes, sweep, toydata  # noqa: E402
+from helpers import blocks, check_env, engine, layernorm, params, plots, probes, sweep_train, toydata  # noqa: E402
 from helpers import widgets as wdg  # noqa: E402
 
 
@@ -288,11 +288,11 @@ CASES = {
     "escape_step: threshold '0.6'": (lambda: engine.History(engine.Run(), [25], [0.7]).escape_step("0.6"),
                                      Refuses("threshold", "'0.6'")),
     # sweep
-    "run_slice: unknown slice": (lambda: sweep.run_slice("depth7"), Refuses("slice", "'depth7'", "depth6")),
-    "run_slice: steps 0": (lambda: sweep.run_slice("depth6", steps=0), Refuses("steps", "0")),
-    "run_slice: steps -5": (lambda: sweep.run_slice("depth6", steps=-5), Refuses("steps", "-5")),
-    "run_slice: steps 2.5": (lambda: sweep.run_slice("depth6", steps=2.5), Refuses("steps", "2.5")),
-    "run_slice(6)": (lambda: sweep.run_slice(6), Refuses("slice", "6")),
+    "run_slice: unknown slice": (lambda: sweep_train.run_slice("depth7"), Refuses("name", "'depth7'", "depth6")),
+    "run_slice: steps 0": (lambda: sweep_train.run_slice("depth6", steps=0), Refuses("steps", "0")),
+    "run_slice: steps -5": (lambda: sweep_train.run_slice("depth6", steps=-5), Refuses("steps", "-5")),
+    "run_slice: steps 2.5": (lambda: sweep_train.run_slice("depth6", steps=2.5), Refuses("steps", "2.5")),
+    "run_slice(6)": (lambda: sweep_train.run_slice(6), Refuses("name", "6")),
     # layernorm
     "parse_numbers('1234')": (lambda: layernorm.parse_numbers("1234"), Refuses("4 números", "1")),
     "parse_numbers('1,2,3,4')": (lambda: layernorm.parse_numbers("1,2,3,4"), Accepts(lambda v: v == [1, 2, 3, 4])),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from helpers import engine, sweep
+from helpers import engine, sweep, sweep_train
 from helpers.toydata import count_task
 
 
@@ -133,7 +133,7 @@ def test_warmup_schedule_and_escape_step():
 def test_committed_sweep_reproduces_one_slice():
     """Regenerate the start of the 6-layer slice with the engine: it must match the committed file."""
     committed = sweep.load()["slices"]["depth6"]
-    fresh = sweep.run_slice("depth6", steps=100, progress=None)
+    fresh = sweep_train.run_slice("depth6", steps=100, progress=None)
     for old, new in zip(committed, fresh, strict=True):
         assert (old["norm"], old["seed"]) == (new["norm"], new["seed"])
         assert new["steps"] == old["steps"][:4] == [25, 50, 75, 100]

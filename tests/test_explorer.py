@@ -52,10 +52,10 @@ def test_missing_combinations_are_said_plainly():
 
 
 @pytest.mark.parametrize("args, words", [
-    ((8,), "depth (capas) debe ser uno de 6, 12, 24"),
+    ((8,), "n_layers (capas) debe ser uno de 6, 12, 24"),
     ((12, "prenorm"), "norm debe ser uno de 'post', 'pre', 'ambas'"),
     ((12, "pre", 150), "warmup debe ser uno de 0, 50, 100, 200, 400"),
-    ((12, "pre", 0, 7), "seed (semilla) debe ser uno de 0, 1, 2, 3, 4"),
+    ((12, "pre", 0, 7), "seed (semilla) debe ser uno de 'todas', 0, 1, 2, 3, 4"),
     ((12, "pre", True), "warmup debe ser un número"),
     ((12, "pre", 0, False), "seed (semilla) debe ser un número"),
 ])
@@ -96,14 +96,14 @@ def test_explorer_widget_is_a_shell_over_explore():
     assert w.plot.layout.display == "none"  # no empty plot
     w.norm.value, w.warmup.value, w.seed.value = "ambas", 0, 1
     assert [(c.norm, c.seed) for c in w.exploration.curves] == [("post", 1), ("pre", 1)]
-    with pytest.raises(ValueError, match="depth"):
+    with pytest.raises(ValueError, match="n_layers"):
         widgets.SweepExplorer(7)
 
 
 def test_widget_images_are_sharp_and_sliders_long():
     for w in (widgets.FourNumbers(), widgets.GammaBeta()):
         width, _ = _png_size(w.plot.value)
-        assert width == widgets.PIXEL_RATIO * int(w.plot.width)
+        assert width == widgets._image.PIXEL_RATIO * int(w.plot.width)
         assert w.plot.layout.align_self == "flex-start"  # not stretched by the flex box
     g = widgets.GammaBeta()
     assert all(s.layout.width == "440px" for s in g.gammas + g.betas)
