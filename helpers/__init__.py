@@ -30,4 +30,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(list(globals()) + __all__)
+    return sorted(__all__)

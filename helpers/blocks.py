@@ -10,26 +10,34 @@ from torch import nn
 
 from ._checks import boolean, float_input, fraction, heads_divide, non_negative_int, one_of, positive_int, tensor
 
-NORMS = ("post", "pre", "sandwich")
-ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU}
+__all__ = ["Block", "GPT", "causal_mask", "copy_encoder_layer"]
+
+_NORMS = ("post", "pre", "sandwich")
+_ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU}
+
+
+def __dir__():
+    return __all__
 
 
 class Block(nn.Module):
     """Encoder block; ``norm`` places LayerNorm after the sum (post), before the sublayer (pre) or both
-    around the sublayer (sandwich). Matches nn.TransformerEncoderLayer (batch_first) for post/pre."""
+    around the sublayer (sandwich); ``d_ff`` defaults to 4 * d_model. Matches nn.TransformerEncoderLayer
+    (batch_first) for post/pre."""
 
-    def __init__(self, d_model: int = 512, n_heads: int = 8, d_ff: int = 2048, dropout: float = 0.1,
+    def __init__(self, d_model: int = 512, n_heads: int = 8, d_ff: int | None = None, dropout: float = 0.1,
                  norm: str = "post", activation: str = "relu", bias: bool = True):
         super().__init__()
         heads_divide(d_model, n_heads)
-        d_model, n_heads, d_ff = int(d_model), int(n_heads), positive_int(d_ff, "d_ff")
-        one_of(norm, "norm", NORMS)
-        one_of(activation, "activation", tuple(ACTIVATIONS))
+        d_model, n_heads = int(d_model), int(n_heads)
+        d_ff = 4 * d_model if d_ff is None else positive_int(d_ff, "d_ff")  # the paper's 2048 = 4 x 512
+        one_of(norm, "norm", _NORMS)
+        one_of(activation, "activation", tuple(_ACTIVATIONS))
         dropout = fraction(dropout, "dropout")
         bias = boolean(bias, "bias")
         self.d_model, self.norm, self.activation = d_model, norm, activation
         self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, bias=bias, batch_first=True)
-        self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), ACTIVATIONS[activation](),
+        self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), _ACTIVATIONS[activation](),
                                  nn.Dropout(dropout), nn.Linear(d_ff, d_model, bias=bias))
         self.ln1, self.ln2 = nn.LayerNorm(d_model, bias=bias), nn.LayerNorm(d_model, bias=bias)
         if norm == "sandwich":  # Gemma: also normalize what each sublayer writes, before the sum
@@ -45,7 +53,7 @@ class Block(nn.Module):
         if x.dim() != 3 or x.shape[-1] != self.d_model:
             hint = ": para una sola frase usá x[None]" if x.dim() == 2 and x.shape[-1] == self.d_model else ""
             raise ValueError(f"Block espera x de forma {shape}; recibí {tuple(x.shape)}{hint}")
-        check_mask(mask, x.shape[1])
+        _check_mask(mask, x.shape[1])
         if self.norm == "post":  # the 2017 paper: LN(x + Sublayer(x))
             x = self.ln1(x + self.drop(self.self_attention(x, mask)))
             return self.ln2(x + self.drop(self.ffn(x)))
@@ -62,7 +70,7 @@ def causal_mask(n_tokens: int) -> torch.Tensor:
     return torch.ones(T, T, dtype=torch.bool).triu(1)
 
 
-def check_mask(mask, T: int) -> None:
+def _check_mask(mask, T: int) -> None:
     """Refuse the masks that nn.MultiheadAttention takes but that silently do the wrong thing here."""
     if mask is None:
         return
@@ -130,7 +138,7 @@ def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None
     if not isinstance(ref, nn.TransformerEncoderLayer):
         raise TypeError(f"copy_encoder_layer copia desde un nn.TransformerEncoderLayer; "
                         f"recibí {type(ref).__name__}")
-    if not isinstance(ours, nn.Module) or getattr(ours, "norm", None) not in NORMS:
+    if not isinstance(ours, nn.Module) or getattr(ours, "norm", None) not in _NORMS:
         raise TypeError(f"ours debe ser un Block de helpers.blocks (o el Bloque del notebook 04, con su atributo "
                         f"norm); recibí {type(ours).__name__}")
     if not ref.self_attn.batch_first:

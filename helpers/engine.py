@@ -22,11 +22,18 @@ from ._checks import boolean, heads_divide, non_negative_int, one_of, positive_f
 from .progress import Progress
 from .toydata import ESCAPE_THRESHOLD, count_task
 
-PLACEMENTS = ("post", "pre")
+__all__ = ["ADAM_EPS", "BATCH", "BETAS", "BatchedAdam", "BatchedStack", "History", "Run", "stack", "token_accuracy",
+           "train_many", "train_reference"]
+
+_RUN_NORMS = ("post", "pre")  # what nn.TransformerEncoderLayer offers (norm_first False / True)
 BATCH = 64
 BETAS = (0.9, 0.98)
 ADAM_EPS = 1e-8
-CHUNK = 16  # runs trained together in one batched model (measured sweet spot on 2 cores)
+_CHUNK = 16  # runs trained together in one batched model (measured sweet spot on 2 cores)
+
+
+def __dir__():
+    return __all__
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,7 @@ class Run:
     d_ff: int = 128
 
     def __post_init__(self):
-        one_of(self.norm, "norm", PLACEMENTS)
+        one_of(self.norm, "norm", _RUN_NORMS)
         positive_int(self.n_layers, "n_layers (la profundidad)")
         non_negative_int(self.seed, "seed")
         non_negative_int(self.data_seed, "data_seed")
@@ -89,7 +96,7 @@ def stack(run: Run) -> nn.Sequential:
     return nn.Sequential(nn.Embedding(10, run.d_model), enc, nn.Linear(run.d_model, 10))
 
 
-def accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def token_accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """Fraction of tokens whose argmax equals the label, over the last two axes (one value per run)."""
     tensor(logits, "logits", "(..., tokens, 10)")
     tensor(y, "y", "(..., tokens)")
@@ -139,7 +146,7 @@ def train_reference(run: Run, steps: int, eval_set: tuple, eval_every: int = 25)
         if step % eval_every == 0 or step == steps:
             with torch.no_grad():
                 hist.steps.append(step)
-                hist.acc.append(accuracy(model(ex), ey).item())
+                hist.acc.append(token_accuracy(model(ex), ey).item())
     return hist
 
 
@@ -151,7 +158,7 @@ class BatchedStack:
         archs = {r.arch for r in self.runs}
         if len(archs) != 1:
             raise ValueError(f"BatchedStack junta corridas de una sola arquitectura; recibí {sorted(archs)}")
-        self.norm, self.L, self.d, self.h, self.d_ff = archs.pop()
+        self.norm, self.n_layers, self.d, self.h, self.d_ff = archs.pop()
         models = [stack(r) for r in self.runs]
 
         def st(get):  # stack one tensor of every run along a new leading axis
@@ -159,7 +166,7 @@ class BatchedStack:
 
         self.emb = st(lambda m: m[0].weight)                                      # (R, 10, d)
         self.layers = []
-        for i in range(self.L):
+        for i in range(self.n_layers):
             def lay(m, i=i):
                 return m[1].layers[i]
             self.layers.append({
@@ -268,8 +275,8 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
     groups: dict[tuple, list[int]] = {}
     for i, r in enumerate(runs):
         groups.setdefault(r.arch, []).append(i)
-    # chunks of at most CHUNK runs: past ~16 the batched matmuls stop getting faster per run here
-    groups = {(arch, c): idx[c:c + CHUNK] for arch, idx in groups.items() for c in range(0, len(idx), CHUNK)}
+    # chunks of at most _CHUNK runs: past ~16 the batched matmuls stop getting faster per run here
+    groups = {(arch, c): idx[c:c + _CHUNK] for arch, idx in groups.items() for c in range(0, len(idx), _CHUNK)}
     bar = Progress(steps * len(groups), "entrenando") if show_progress else None
     for g, ((arch, _), idx) in enumerate(groups.items(), start=1):
         t0 = time.perf_counter()
@@ -290,7 +297,7 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
                 hists[i].loss.append(loss)
             if step % eval_every == 0 or step == steps:
                 with torch.no_grad():
-                    accs = accuracy(model.forward(ex.expand(len(group), *ex.shape)), ey).tolist()
+                    accs = token_accuracy(model.forward(ex.expand(len(group), *ex.shape)), ey).tolist()
                 for i, a in zip(idx, accs):
                     hists[i].steps.append(step)
                     hists[i].acc.append(a)

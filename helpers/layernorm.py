@@ -7,14 +7,21 @@ import numbers
 import re
 from dataclasses import dataclass
 
-MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
+__all__ = ["InvalidInput", "LayerNormSteps", "Step", "layer_norm_steps", "parse_numbers",
+           "residual_layernorm_walkthrough"]
+
+_MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
+
+
+def __dir__():
+    return __all__
 
 
 class InvalidInput(ValueError):
     """Input a learner typed that cannot be normalized; the message is Spanish, meant to be shown as is."""
 
 
-def split_numbers(text: str, n: int = 4) -> list[str]:
+def _split_numbers(text: str, n: int = 4) -> list[str]:
     """'1 2 3 4', '0,8; 0,95; 0,93; 1,33' or '1,2,3,4' (commas as separators only when there are n-1 of
     them and nothing else separates) → the pieces."""
     parts = [p for p in re.split(r"[;\s]+", text.strip()) if p]
@@ -27,7 +34,7 @@ def parse_numbers(texts, n: int = 4) -> list[float]:
     """Read ``n`` numbers typed by a learner (comma or dot decimals); InvalidInput says what is wrong.
     ``texts``: one string per number, or one string with all of them."""
     if isinstance(texts, str):
-        texts = split_numbers(texts, n)
+        texts = _split_numbers(texts, n)
     try:
         texts = list(texts)
     except TypeError:
@@ -45,15 +52,15 @@ def parse_numbers(texts, n: int = 4) -> list[float]:
         except ValueError:
             raise InvalidInput(f"«{text}» (número {i}) no es un número: usá dígitos, con punto o coma "
                                "para los decimales.") from None
-        values.append(check_value(v, i))
+        values.append(_check_value(v, i))
     return values
 
 
-def check_value(v: float, i: int) -> float:
+def _check_value(v: float, i: int) -> float:
     """``v`` if it is a finite number of reasonable size, else InvalidInput naming position ``i``."""
     if not math.isfinite(v):
         raise InvalidInput(f"El número {i} no es finito ({v}): usá un número común.")
-    if abs(v) > MAX_ABS:
+    if abs(v) > _MAX_ABS:
         raise InvalidInput(f"El número {i} es demasiado grande ({v:.3g}): usá valores entre −1e15 y 1e15, "
                            "más allá sus cuadrados pierden precisión.")
     return float(v)
@@ -98,7 +105,7 @@ def _vector(values, name: str, n: int | None = None) -> list[float]:
         raise InvalidInput(f"{name} está vacío: necesito al menos un número.")
     if n is not None and len(out) != n:
         raise InvalidInput(f"{name} debe tener {n} números, uno por dimensión; tiene {len(out)}.")
-    return [check_value(v, i) for i, v in enumerate(out, start=1)]
+    return [_check_value(v, i) for i, v in enumerate(out, start=1)]
 
 
 def layer_norm_steps(x, gamma=None, beta=None, eps: float = 1e-5) -> LayerNormSteps:

@@ -6,6 +6,12 @@ from torch import nn
 
 from ._checks import boolean, heads_divide, non_negative_int, positive_int
 
+__all__ = ["attention_params", "count_params", "ffn_params", "gpt_params", "layernorm_params"]
+
+
+def __dir__():
+    return __all__
+
 
 def count_params(module: nn.Module) -> int:
     """Number of scalars in ``module``'s parameters, shared ones once (works on the meta device too)."""

@@ -13,6 +13,10 @@ from .toydata import COUNT_BASELINE, ESCAPE_THRESHOLD
 __all__ = ["COLORS", "LINESTYLES", "MARKERS", "block_diagram", "color", "draw_exploration", "label_bars", "show",
            "use_house_style"]
 
+
+def __dir__():
+    return __all__
+
 # Same thing, same colour, in every notebook. Okabe & Ito's colour-blind-safe palette: every pair that shares a
 # figure stays apart under deuteranopia, protanopia and tritanopia (tests/test_palette.py measures it), and where
 # colour carries the meaning a line style or marker carries it too (LINESTYLES, MARKERS below).

@@ -7,6 +7,12 @@ from collections.abc import Iterable
 import torch
 from torch import nn
 
+__all__ = ["grad_norms"]
+
+
+def __dir__():
+    return __all__
+
 
 def grad_norms(params: Iterable[torch.Tensor] | torch.Tensor) -> list[float]:
     """L2 norm of ``.grad`` of each tensor, in order (one tensor: a list of one); fails before backward."""

@@ -20,6 +20,12 @@ from collections.abc import Iterable, Iterator
 
 from ._checks import positive_int
 
+__all__ = ["Progress", "steps"]
+
+
+def __dir__():
+    return __all__
+
 
 def _seconds(s: float) -> str:
     return f"{s:.0f} s" if s < 90 else f"{s / 60:.0f} min"

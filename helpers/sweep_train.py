@@ -21,7 +21,7 @@ from . import engine
 from ._checks import positive_int
 from .sweep import EVAL_EVERY, EVAL_N, EVAL_SEED, SEEDS, eval_set, load
 
-__all__ = ["DATA", "SLICES", "main", "run_slice", "to_json"]
+__all__ = ["DATA", "SLICES", "cli", "run_slice", "to_json"]
 
 DATA = Path(__file__).parent / "data" / "norm_sweep.json"
 
@@ -60,7 +60,7 @@ def run_slice(name: str, steps: int | None = None, progress=print) -> list[dict]
     return [to_json(h) for h in hists]
 
 
-def main(argv=None) -> None:
+def cli(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=sorted(SLICES), help="one slice, printed, nothing written")
     ap.add_argument("--add", choices=sorted(SLICES), help="one slice, trained and merged into --out")
@@ -88,4 +88,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    cli()

@@ -45,7 +45,7 @@ def outcome(fn, expect) -> tuple[str, str]:
     """('clear' | 'unhelpful' | 'silent' | 'accepted', detail)."""
     try:
         result = fn()
-    except Exception as e:  # noqa: BLE001 - classifying every failure is the point
+    except Exception as e:  # classifying every failure is the point
         text = f"{type(e).__name__}: {e}"
         if isinstance(expect, Refuses) and isinstance(e, expect.exc) and all(
                 w.lower() in str(e).lower() for w in expect.words):
@@ -55,7 +55,7 @@ def outcome(fn, expect) -> tuple[str, str]:
         return "silent", f"no error; returned {result!r:.200}"
     try:
         ok = expect.check(result)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         ok, result = False, e
     return ("accepted", "") if ok else ("silent", f"accepted with a wrong result: {result!r:.200}")
 
@@ -258,15 +258,15 @@ CASES = {
     "stack(the Run class)": (lambda: engine.stack(engine.Run), Refuses("Run", "type")),
     "stack(a dict)": (lambda: engine.stack({"norm": "pre"}), Refuses("Run", "dict")),
     "stack(12)": (lambda: engine.stack(12), Refuses("Run", "12")),
-    "engine.accuracy: numpy logits": (lambda: engine.accuracy(np.zeros((1, 4, 10, 10)), torch.zeros(1, 4, 10)),
+    "token_accuracy: numpy logits": (lambda: engine.token_accuracy(np.zeros((1, 4, 10, 10)), torch.zeros(1, 4, 10)),
                                       Refuses("logits", "torch.Tensor", "ndarray")),
-    "engine.accuracy: y as a list": (lambda: engine.accuracy(torch.zeros(4, 10, 10), [[0] * 10] * 4),
+    "token_accuracy: y as a list": (lambda: engine.token_accuracy(torch.zeros(4, 10, 10), [[0] * 10] * 4),
                                      Refuses("y", "torch.Tensor", "list")),
-    "engine.accuracy: logits without the class axis": (
-        lambda: engine.accuracy(torch.zeros(4, 10), torch.zeros(4, 10, dtype=torch.long)),
+    "token_accuracy: logits without the class axis": (
+        lambda: engine.token_accuracy(torch.zeros(4, 10), torch.zeros(4, 10, dtype=torch.long)),
         Refuses("logits", "(4, 10)")),
-    "engine.accuracy: y with a run axis too many": (
-        lambda: engine.accuracy(torch.zeros(4, 10, 10), torch.zeros(1, 4, 10, dtype=torch.long)),
+    "token_accuracy: y with a run axis too many": (
+        lambda: engine.token_accuracy(torch.zeros(4, 10, 10), torch.zeros(1, 4, 10, dtype=torch.long)),
         Refuses("logits", "(1, 4, 10)")),
     "escape_step: threshold 0": (lambda: engine.History(engine.Run(), [25], [0.7]).escape_step(0),
                                  Refuses("threshold", "0")),
@@ -281,7 +281,7 @@ CASES = {
                                       Refuses("eval_every", "0")),
     "train_reference: a list of runs": (lambda: engine.train_reference([engine.Run(n_layers=1)], 2, EV),
                                         Refuses("Run", "list")),
-    "engine.accuracy: shapes differ": (lambda: engine.accuracy(torch.zeros(1, 5, 10, 10), torch.zeros(1, 4, 10)),
+    "token_accuracy: shapes differ": (lambda: engine.token_accuracy(torch.zeros(1, 5, 10, 10), torch.zeros(1, 4, 10)),
                                        Refuses("logits", "y", "(1, 4, 10)")),
     "escape_step: threshold 60 (percent)": (
         lambda: engine.History(engine.Run(), [25], [0.7]).escape_step(60), Refuses("threshold", "0 y 1", "60")),
@@ -389,7 +389,7 @@ def test_the_table_covers_every_public_function():
     per = Counter(name.split(":")[0].split("(")[0].strip() for name in CASES)
     families = {"Block", "Block.forward", "causal_mask", "copy", "GPT", "gpt_params", "attention_params",
                 "ffn_params", "layernorm_params", "count_params", "grad_norms", "spiral", "count_task", "Run",
-                "train_many", "train_reference", "stack", "engine.accuracy", "escape_step",
+                "train_many", "train_reference", "stack", "token_accuracy", "escape_step",
                 "run_slice", "parse_numbers", "layer_norm_steps", "walkthrough", "FourNumbers", "GammaBeta",
                 "StepByStep", "color", "label_bars", "block_diagram", "show", "check_env.main"}
     assert families <= set(per), families - set(per)

@@ -9,6 +9,8 @@ import io
 import ipywidgets as W
 from matplotlib.figure import Figure
 
+__all__ = ["CSS_DPI", "PIXEL_RATIO", "draw_into", "error_html", "fmt", "image", "png"]
+
 CSS_DPI = 90     # figure inches -> CSS pixels on the page (the house style's figure.dpi)
 PIXEL_RATIO = 2  # drawn at twice that: sharp on high-density screens, and never blurred by stretching
 

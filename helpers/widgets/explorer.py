@@ -14,6 +14,10 @@ from ._image import draw_into, image
 __all__ = ["SweepExplorer"]
 
 
+def __dir__():
+    return __all__
+
+
 class SweepExplorer(W.VBox):
     """Notebook 05's stored sweep: choose depth, placement, warmup and seed; see the curves and escape steps."""
 

@@ -14,6 +14,10 @@ from ._image import draw_into, error_html, fmt, image
 __all__ = ["FourNumbers", "GammaBeta", "StepByStep"]
 
 
+def __dir__():
+    return __all__
+
+
 class FourNumbers(W.VBox):
     """'Ingresá 4 números': mean, variance, std and the normalized vector update as you type."""
 
