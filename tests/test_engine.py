@@ -112,13 +112,13 @@ def test_run_bad_input(kwargs, words):
 
 def test_train_many_bad_input():
     ev = count_task(10)
-    with pytest.raises(ValueError, match="ninguna corrida"):
+    with pytest.raises(ValueError, match="runs está vacía"):
         engine.train_many([], 5, ev)
-    with pytest.raises(TypeError, match="objetos Run"):
+    with pytest.raises(TypeError, match=r"runs\[0\] debe ser un Run"):
         engine.train_many(["post"], 5, ev)
     with pytest.raises(ValueError, match="steps debe ser un entero positivo"):
         engine.train_many([engine.Run()], 0, ev)
-    with pytest.raises(ValueError, match="una sola arquitectura"):
+    with pytest.raises(ValueError, match="runs debe tener corridas de una sola arquitectura"):
         engine.BatchedStack([engine.Run("post", 2), engine.Run("pre", 2)])
 
 

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from helpers import plots, progress, sweep, widgets  # noqa: E402
+from helpers import plots, progress, sweep, sweep_train, widgets  # noqa: E402
 
 DATA = sweep.load()
 
@@ -151,11 +151,26 @@ def test_progress_steps_over_an_iterable_and_bad_input():
     assert list(progress.steps([6, 12, 24], "capas", every=0.0, stream=out)) == [6, 12, 24]
     assert "capas: paso 3 de 3" in out.getvalue()
     assert list(progress.steps(3, every=0.0, stream=io.StringIO())) == [1, 2, 3]
-    with pytest.raises(ValueError, match="pasos debe ser un entero positivo"):
-        list(progress.steps(0))
-    with pytest.raises(TypeError, match="número de pasos"):
-        list(progress.steps(True))
-    with pytest.raises(TypeError, match="número de pasos o una lista"):
-        list(progress.steps(x for x in range(3)))
+    with pytest.raises(ValueError, match=r"items \(la cantidad de pasos\) debe ser un entero positivo"):
+        progress.steps(0)  # refused when called, before any loop starts
+    with pytest.raises(TypeError, match="cantidad de pasos"):
+        progress.steps(True)
+    with pytest.raises(TypeError, match="o una lista/range.*generator"):
+        progress.steps(x for x in range(3))
+    with pytest.raises(TypeError, match=r"sin comillas \(200\)"):
+        progress.steps("200")
+    with pytest.raises(ValueError, match="done debe ser un entero entre 0 y total=5"):
+        progress.Progress(5, stream=io.StringIO()).update(10)
     with pytest.raises(TypeError, match="label debe ser un texto"):
         progress.Progress(3, label=5)
+
+
+def test_a_missing_or_broken_sweep_file_says_which_and_how_to_regenerate(monkeypatch, tmp_path):
+    monkeypatch.setattr(sweep, "_FILE", "data/no_esta.json")  # the packaged file gone, as after a bad install
+    with pytest.raises(FileNotFoundError, match=r"no_esta\.json.*make sweep.*python -m helpers\.sweep_train"):
+        sweep.load()
+    broken = tmp_path / "norm_sweep.json"
+    broken.write_text('{"meta": {}, "slices": {"depth6": [{"norm": "pre"', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"norm_sweep\.json está dañado: no es JSON válido.*cortado.*make sweep"):
+        sweep.load(broken)
+    assert sweep.load(sweep_train.DATA) == DATA  # the file the CLI writes is the one load reads

@@ -38,7 +38,7 @@ def test_grad_norms():
 def test_grad_norms_bad_input():
     with pytest.raises(ValueError, match="loss.backward"):
         probes.grad_norms([nn.Linear(2, 2).weight])
-    with pytest.raises(TypeError, match="espera tensores"):
+    with pytest.raises(TypeError, match="params debe ser tensores"):
         probes.grad_norms([1.0])
-    with pytest.raises(ValueError, match="ningún parámetro"):
+    with pytest.raises(ValueError, match="params está vacío"):
         probes.grad_norms([])
