@@ -176,9 +176,9 @@ bench: install
 	$(BIN)/python benchmarks/bench_engine.py
 
 # Regenerate notebook 05's full sweep (helpers/data/norm_sweep.json): about 1 860 s (31 min) on 2 idle cores
-# (the first four slices 1 187 s, warmup24 669 s). One slice into the file: python -m helpers.sweep --add NAME
+# (the first four slices 1 187 s, warmup24 669 s). One slice into the file: python -m helpers.sweep_train --add NAME
 sweep: install
-	OMP_NUM_THREADS=2 $(BIN)/python -m helpers.sweep
+	OMP_NUM_THREADS=2 $(BIN)/python -m helpers.sweep_train
 
 # Re-run notebooks top to bottom in a fresh kernel and store their outputs; an exercise's answer (cells tagged
 # exercise-answer) is stored without its output, so the learner sees it only when they run it.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 
 __all__ = ["blocks", "check", "check_env", "claim", "claims", "engine", "layernorm", "params", "plots", "probes",
-           "progress", "sweep", "toydata", "training", "widgets"]
+           "progress", "sweep", "sweep_train", "toydata", "widgets"]
 
 
 def __getattr__(name: str):
@@ -30,4 +30,4 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(list(globals()) + __all__)
+    return sorted(__all__)

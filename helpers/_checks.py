@@ -6,6 +6,9 @@ from __future__ import annotations
 import math
 import numbers
 
+__all__ = ["boolean", "float_input", "fraction", "heads_divide", "non_negative_int", "one_of", "positive_float",
+           "positive_int", "tensor"]
+
 
 def _got(value) -> str:
     return f"{value!r} ({type(value).__name__})"

@@ -9,27 +9,37 @@ import torch
 from torch import nn
 
 from ._checks import boolean, float_input, fraction, heads_divide, non_negative_int, one_of, positive_int, tensor
+from .params import gpt_params
 
-NORMS = ("post", "pre", "sandwich")
-ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU}
+__all__ = ["Block", "GPT", "causal_mask", "copy_encoder_layer"]
+
+_NORMS = ("post", "pre", "sandwich")
+_ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU}
+_MAX_BYTES = 4 * 2**30  # a GPT bigger than this is refused unless built on the meta device (GPT-2 large: 3.1 GB)
+
+
+def __dir__():
+    return __all__
 
 
 class Block(nn.Module):
     """Encoder block; ``norm`` places LayerNorm after the sum (post), before the sublayer (pre) or both
-    around the sublayer (sandwich). Matches nn.TransformerEncoderLayer (batch_first) for post/pre."""
+    around the sublayer (sandwich); ``d_ff`` defaults to 4 * d_model. Matches nn.TransformerEncoderLayer
+    (batch_first) for post/pre."""
 
-    def __init__(self, d_model: int = 512, n_heads: int = 8, d_ff: int = 2048, dropout: float = 0.1,
+    def __init__(self, d_model: int = 512, n_heads: int = 8, d_ff: int | None = None, dropout: float = 0.1,
                  norm: str = "post", activation: str = "relu", bias: bool = True):
         super().__init__()
         heads_divide(d_model, n_heads)
-        d_model, n_heads, d_ff = int(d_model), int(n_heads), positive_int(d_ff, "d_ff")
-        one_of(norm, "norm", NORMS)
-        one_of(activation, "activation", tuple(ACTIVATIONS))
+        d_model, n_heads = int(d_model), int(n_heads)
+        d_ff = 4 * d_model if d_ff is None else positive_int(d_ff, "d_ff")  # the paper's 2048 = 4 x 512
+        one_of(norm, "norm", _NORMS)
+        one_of(activation, "activation", tuple(_ACTIVATIONS))
         dropout = fraction(dropout, "dropout")
         bias = boolean(bias, "bias")
         self.d_model, self.norm, self.activation = d_model, norm, activation
         self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, bias=bias, batch_first=True)
-        self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), ACTIVATIONS[activation](),
+        self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), _ACTIVATIONS[activation](),
                                  nn.Dropout(dropout), nn.Linear(d_ff, d_model, bias=bias))
         self.ln1, self.ln2 = nn.LayerNorm(d_model, bias=bias), nn.LayerNorm(d_model, bias=bias)
         if norm == "sandwich":  # Gemma: also normalize what each sublayer writes, before the sum
@@ -44,8 +54,8 @@ class Block(nn.Module):
         float_input(x, "x", self.ln1.weight.dtype, shape)
         if x.dim() != 3 or x.shape[-1] != self.d_model:
             hint = ": para una sola frase usá x[None]" if x.dim() == 2 and x.shape[-1] == self.d_model else ""
-            raise ValueError(f"Block espera x de forma {shape}; recibí {tuple(x.shape)}{hint}")
-        check_mask(mask, x.shape[1])
+            raise ValueError(f"x debe tener forma {shape}; recibí {tuple(x.shape)}{hint}")
+        _check_mask(mask, x.shape[1])
         if self.norm == "post":  # the 2017 paper: LN(x + Sublayer(x))
             x = self.ln1(x + self.drop(self.self_attention(x, mask)))
             return self.ln2(x + self.drop(self.ffn(x)))
@@ -62,7 +72,7 @@ def causal_mask(n_tokens: int) -> torch.Tensor:
     return torch.ones(T, T, dtype=torch.bool).triu(1)
 
 
-def check_mask(mask, T: int) -> None:
+def _check_mask(mask, T: int) -> None:
     """Refuse the masks that nn.MultiheadAttention takes but that silently do the wrong thing here."""
     if mask is None:
         return
@@ -74,7 +84,7 @@ def check_mask(mask, T: int) -> None:
         blocked = mask
     elif mask.is_floating_point():
         values = set(mask.unique().tolist())
-        if values <= {0.0, 1.0}:
+        if 1.0 in values and values <= {0.0, 1.0}:  # all zeros is a float mask that blocks nothing: fine
             raise ValueError("mask es float con solo 0 y 1 (como torch.tril(torch.ones(T, T))): PyTorch SUMA una "
                              "máscara float a los puntajes, así que un 1 no bloquea nada y el futuro se filtra. "
                              "Usá una bool con True = bloqueado, helpers.blocks.causal_mask(T), o una float con 0 "
@@ -124,47 +134,62 @@ def _activation_of(module: nn.Module) -> str | None:
 def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None:
     """Copy ``ref``'s weights into ``ours`` (a Block-like module), refusing what does not fit."""
     if isinstance(ours, nn.TransformerEncoderLayer) and not isinstance(ref, nn.TransformerEncoderLayer):
-        raise TypeError("copy_encoder_layer copia desde un nn.TransformerEncoderLayer hacia nuestro bloque: "
-                        f"¿invertiste el orden? Es copy_encoder_layer(nuestro_bloque, ref); recibí "
+        raise TypeError("ours es un nn.TransformerEncoderLayer y ref no: ¿invertiste el orden? Es "
+                        f"copy_encoder_layer(ours=nuestro_bloque, ref=capa_de_pytorch); recibí "
                         f"({type(ours).__name__}, {type(ref).__name__})")
     if not isinstance(ref, nn.TransformerEncoderLayer):
-        raise TypeError(f"copy_encoder_layer copia desde un nn.TransformerEncoderLayer; "
+        raise TypeError(f"ref debe ser el nn.TransformerEncoderLayer de PyTorch del que se copian los pesos; "
                         f"recibí {type(ref).__name__}")
-    if not isinstance(ours, nn.Module) or getattr(ours, "norm", None) not in NORMS:
+    if not isinstance(ours, nn.Module) or getattr(ours, "norm", None) not in _NORMS:
         raise TypeError(f"ours debe ser un Block de helpers.blocks (o el Bloque del notebook 04, con su atributo "
                         f"norm); recibí {type(ours).__name__}")
     if not ref.self_attn.batch_first:
-        raise ValueError("el nn.TransformerEncoderLayer usa batch_first=False; nuestro bloque espera "
-                         "(batch, tokens, d_model): crealo con batch_first=True")
+        raise ValueError("ref usa batch_first=False (tokens, batch, d_model); nuestro bloque espera "
+                         "(batch, tokens, d_model): creá ref con batch_first=True")
     placement = getattr(ours, "norm", None)
     expected = "pre" if ref.norm_first else "post"
     if placement != expected:
-        raise ValueError(f"norm_first={ref.norm_first} es {expected}-norm, pero nuestro bloque es "
+        raise ValueError(f"ref tiene norm_first={ref.norm_first}, que es {expected}-norm, pero ours es "
                          f"norm={placement!r}; PyTorch solo tiene 'post' (False) y 'pre' (True)")
     ref_act = {1: "relu", 2: "gelu"}.get(getattr(ref, "activation_relu_or_gelu", 0))
     our_act = _activation_of(ours)
     if ref_act and our_act and ref_act != our_act:
-        raise ValueError(f"el nn.TransformerEncoderLayer usa activation={ref_act!r} y nuestro bloque "
-                         f"{our_act!r}: creá el bloque con activation={ref_act!r} (si no, las salidas difieren)")
+        raise ValueError(f"ref usa activation={ref_act!r} y ours {our_act!r}: creá el bloque con "
+                         f"activation={ref_act!r} (si no, las salidas difieren)")
     our_ln = next((m for m in ours.modules() if isinstance(m, nn.LayerNorm)), None)
     if our_ln is not None and our_ln.eps != ref.norm1.eps:
-        raise ValueError(f"el nn.TransformerEncoderLayer usa layer_norm_eps={ref.norm1.eps:g} y las LayerNorm del "
-                         f"bloque eps={our_ln.eps:g}: usá el mismo ε en los dos")
+        raise ValueError(f"ref usa layer_norm_eps={ref.norm1.eps:g} y las LayerNorm de ours eps={our_ln.eps:g}: "
+                         "usá el mismo ε en los dos")
     src, dst = ref.state_dict(), ours.state_dict()
     for name, weights in src.items():
         target = _NAMES.get(name)
         if target is None or target not in dst:
-            raise ValueError(f"no sé dónde va {name!r} de PyTorch en nuestro bloque "
+            raise ValueError(f"ref tiene {name!r} y ours no tiene dónde ponerlo "
                              f"(¿construiste el bloque con bias={name.endswith('bias')}?)")
         if dst[target].shape != weights.shape:
-            raise ValueError(f"{name} de PyTorch tiene forma {tuple(weights.shape)} y {target} del bloque "
+            raise ValueError(f"ref.{name} tiene forma {tuple(weights.shape)} y ours.{target} "
                              f"{tuple(dst[target].shape)}: ¿mismos d_model, n_heads y d_ff?")
     missing = set(dst) - {_NAMES[n] for n in src}
     if missing:
-        raise ValueError(f"al bloque le quedarían pesos sin copiar: {sorted(missing)}")
+        raise ValueError(f"a ours le quedarían pesos que ref no tiene: {sorted(missing)}")
     with torch.no_grad():
         for name, weights in src.items():
             dst[_NAMES[name]].copy_(weights)
+
+
+def _refuse_too_big(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias) -> None:
+    """Before allocating: a model whose weights exceed _MAX_BYTES is only built on the meta device."""
+    probe = torch.empty(0)  # the current default device and dtype (torch.device("meta") as a context sets it)
+    n = gpt_params(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias)
+    size = n * probe.element_size()
+    if probe.device.type != "meta" and size > _MAX_BYTES:
+        count, gb = f"{n:,}".replace(",", " "), f"{size / 1e9:,.1f}".replace(",", " ")
+        raise MemoryError(
+            f"GPT(vocab={vocab}, d_model={d_model}, n_layers={n_layers}, ctx={ctx}) tendría {count} parámetros: "
+            f"en {str(probe.dtype).removeprefix('torch.')} son {gb} GB, más que los {_MAX_BYTES // 2**30} GiB que "
+            "helpers deja reservar. Para contarlos sin usar memoria, crealo en el dispositivo meta:\n"
+            "    with torch.device(\"meta\"):\n        modelo = helpers.blocks.GPT(...)\n"
+            "o usá helpers.params.gpt_params(...) con los mismos argumentos.")
 
 
 class GPT(nn.Module):
@@ -181,6 +206,7 @@ class GPT(nn.Module):
         heads_divide(d_model, n_heads)
         d_ff = 4 * d_model if d_ff is None else positive_int(d_ff, "d_ff")
         bias = boolean(bias, "bias")
+        _refuse_too_big(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias)
         self.vocab, self.ctx = vocab, ctx
         self.tok = nn.Embedding(vocab, d_model)
         self.pos = nn.Embedding(ctx, d_model) if ctx else None

@@ -13,9 +13,15 @@ from importlib import metadata
 
 # Nothing heavy is imported at module level (not even `packaging`): this check must still speak, in
 # Spanish, when torch, matplotlib, ipywidgets or packaging is missing or broken.
-DIST = "leccion06-helpers"
-CHECKED = ("torch", "numpy", "matplotlib", "ipywidgets", "ipython")
-MODULE = {"ipython": "IPython"}  # distribution name -> import name, where they differ
+__all__ = ["Finding", "check", "check_versions", "import_problem", "main", "supported_ranges", "widgets_can_render"]
+
+_DIST = "leccion06-helpers"
+_CHECKED = ("torch", "numpy", "matplotlib", "ipywidgets", "ipython")
+_MODULE = {"ipython": "IPython"}  # distribution name -> import name, where they differ
+
+
+def __dir__():
+    return __all__
 
 
 @dataclass(frozen=True)
@@ -30,14 +36,14 @@ def supported_ranges() -> dict:
     """The dependency ranges of the installed package, by lower-case name."""
     from packaging.requirements import Requirement
 
-    reqs = [Requirement(r) for r in metadata.requires(DIST) or []]
+    reqs = [Requirement(r) for r in metadata.requires(_DIST) or []]
     return {r.name.lower(): r for r in reqs if not r.marker}
 
 
 def import_problem(name: str) -> str | None:
     """None if ``name`` imports; else the first line of the error it raises."""
     try:
-        importlib.import_module(MODULE.get(name, name))
+        importlib.import_module(_MODULE.get(name, name))
     except Exception as e:  # a broken install raises anything: ImportError, OSError, AttributeError...
         return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".rstrip(": ")
     return None
@@ -54,7 +60,7 @@ def check_versions(installed: dict[str, str | None], python: str, ranges: dict,
     found.append(Finding("python", ok_py, f"Python {python}" + ("" if ok_py else
                          f": la serie necesita Python {requires_python}. En Colab no pasa; en tu máquina "
                          "instalá un Python más nuevo y corré `make lab` de nuevo.")))
-    for name in CHECKED:
+    for name in _CHECKED:
         req, ver = ranges.get(name), installed.get(name)
         if ver is None:
             found.append(Finding(name, False, f"{name} no está instalado: en tu máquina corré `make lab`; "
@@ -89,7 +95,7 @@ def widgets_can_render() -> Finding:
 def check() -> list[Finding]:
     """Every finding for this Python process."""
     installed = {}
-    for name in CHECKED:
+    for name in _CHECKED:
         try:
             installed[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -99,7 +105,7 @@ def check() -> list[Finding]:
                                             "corré `make lab`; en Colab, `%pip install packaging`.")]
     try:
         ranges = supported_ranges()
-        requires_python = metadata.metadata(DIST)["Requires-Python"] or ">=3"
+        requires_python = metadata.metadata(_DIST)["Requires-Python"] or ">=3"
     except metadata.PackageNotFoundError:
         return [Finding("helpers", False, "helpers no está instalado como paquete: corré `make lab` "
                                           "(o la primera celda del notebook en Colab).")]

@@ -10,6 +10,8 @@ float tolerance; tests/test_engine.py checks that.
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,13 +22,20 @@ from torch import nn
 
 from ._checks import boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
 from .progress import Progress
-from .toydata import count_task
+from .toydata import ESCAPE_THRESHOLD, count_labels, count_task
 
-PLACEMENTS = ("post", "pre")
+__all__ = ["ADAM_EPS", "BATCH", "BETAS", "BatchedAdam", "BatchedStack", "History", "Run", "stack", "token_accuracy",
+           "train_many", "train_reference"]
+
+_RUN_NORMS = ("post", "pre")  # what nn.TransformerEncoderLayer offers (norm_first False / True)
 BATCH = 64
 BETAS = (0.9, 0.98)
 ADAM_EPS = 1e-8
-CHUNK = 16  # runs trained together in one batched model (measured sweet spot on 2 cores)
+_CHUNK = 16  # runs trained together in one batched model (measured sweet spot on 2 cores)
+
+
+def __dir__():
+    return __all__
 
 
 @dataclass(frozen=True)
@@ -44,7 +53,7 @@ class Run:
     d_ff: int = 128
 
     def __post_init__(self):
-        one_of(self.norm, "norm", PLACEMENTS)
+        one_of(self.norm, "norm", _RUN_NORMS)
         positive_int(self.n_layers, "n_layers (la profundidad)")
         non_negative_int(self.seed, "seed")
         non_negative_int(self.data_seed, "data_seed")
@@ -59,44 +68,93 @@ class Run:
 
     def lr_at(self, step: int) -> float:
         """Learning rate of optimizer step ``step`` (1-based): linear warmup, then constant."""
+        step = positive_int(step, "step (el primer paso es 1)")
         return self.lr * min(1.0, step / self.warmup) if self.warmup else self.lr
 
 
-def _run(run, who: str) -> Run:
+def _run(run, name: str = "run") -> Run:
     if not isinstance(run, Run):
-        raise TypeError(f"{who} espera un Run (por ejemplo helpers.engine.Run('pre', 12, seed=0)); "
-                        f"recibí {run!r} ({type(run).__name__})")
+        raise TypeError(f"{name} debe ser un Run (por ejemplo helpers.engine.Run('pre', 12, seed=0)); "
+                        f"recibí {run!r:.80} ({type(run).__name__})")
     return run
 
 
+def _runs(runs) -> list[Run]:
+    if isinstance(runs, Run):
+        raise TypeError("runs debe ser una lista de Run; recibí un solo Run: pasá [run]")
+    if isinstance(runs, (str, bytes)) or not hasattr(runs, "__iter__"):
+        raise TypeError(f"runs debe ser una lista de Run; recibí {runs!r:.80} ({type(runs).__name__})")
+    runs = list(runs)
+    if not runs:
+        raise ValueError("runs está vacía: pasá al menos un Run, por ejemplo [helpers.engine.Run('pre', 12)]")
+    return [_run(r, f"runs[{i}]") for i, r in enumerate(runs)]
+
+
 def _eval_set(eval_set) -> tuple[torch.Tensor, torch.Tensor]:
-    ok = (isinstance(eval_set, (tuple, list)) and len(eval_set) == 2
-          and all(isinstance(t, torch.Tensor) for t in eval_set) and eval_set[0].shape == eval_set[1].shape)
-    if not ok:
-        raise ValueError("eval_set debe ser un par (x, y) de tensores de la misma forma, como el de "
-                         f"helpers.sweep.eval_set(); recibí {type(eval_set).__name__}")
-    return tuple(eval_set)
+    """(x, y) of the count task, as helpers.sweep.eval_set() makes it; what would measure nothing is refused."""
+    like = "como el de helpers.sweep.eval_set()"
+    if not (isinstance(eval_set, (tuple, list)) and len(eval_set) == 2
+            and all(isinstance(t, torch.Tensor) for t in eval_set)):
+        raise ValueError(f"eval_set debe ser un par (x, y) de tensores, {like}; recibí {type(eval_set).__name__}"
+                         + (f" de largo {len(eval_set)}" if isinstance(eval_set, (tuple, list)) else ""))
+    x, y = eval_set
+    if x.dim() != 2 or x.shape != y.shape:
+        raise ValueError(f"eval_set debe ser (x, y) con la misma forma (secuencias, tokens), {like}; recibí x de "
+                         f"forma {tuple(x.shape)} e y de forma {tuple(y.shape)}")
+    if x.numel() == 0:
+        raise ValueError(f"eval_set está vacío (forma {tuple(x.shape)}): el acierto sobre 0 tokens no existe; "
+                         f"usá al menos una secuencia, {like}")
+    if any(t.is_floating_point() or t.is_complex() or t.dtype == torch.bool for t in (x, y)):
+        raise TypeError(f"eval_set debe tener dígitos y etiquetas enteros; recibí x {x.dtype} e y {y.dtype}: "
+                        "usá .long()")
+    x, y = x.long(), y.long()
+    if not torch.equal(count_labels(x), y):
+        if torch.equal(count_labels(y), x):
+            raise ValueError("eval_set está al revés: es (x, y), primero los dígitos y después las etiquetas; "
+                             "recibí (y, x)")
+        wrong = int((count_labels(x) != y).sum())
+        raise ValueError(f"eval_set: y no son las etiquetas de x en la tarea de contar ({wrong} de {y.numel()} "
+                         f"tokens difieren); usá helpers.sweep.eval_set() o helpers.toydata.count_task(n)")
+    if int(x.min()) < 0 or int(x.max()) > 9:
+        raise ValueError(f"eval_set: x debe tener dígitos de 0 a 9; tiene valores de {int(x.min())} a {int(x.max())}")
+    return x, y
+
+
+def _diverged(name: str, run: Run, step: int, loss: float) -> FloatingPointError:
+    return FloatingPointError(f"{name} dio una pérdida de {loss} en el paso {step}: el entrenamiento divergió y sus "
+                              f"números ya no significan nada. Probá un lr más chico (tiene lr={run.lr:g}) o un "
+                              f"warmup. La corrida: {run}")
 
 
 def stack(run: Run) -> nn.Sequential:
-    """The seed's model: Embedding(10, d) → nn.TransformerEncoder (cloned layers, final LN for pre) → Linear."""
-    _run(run, "stack")
-    torch.manual_seed(run.seed)
-    layer = nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
-                                       norm_first=run.norm == "pre")
-    enc = nn.TransformerEncoder(layer, run.n_layers, enable_nested_tensor=False,
-                                norm=nn.LayerNorm(run.d_model) if run.norm == "pre" else None)
-    return nn.Sequential(nn.Embedding(10, run.d_model), enc, nn.Linear(run.d_model, 10))
+    """The seed's model: Embedding(10, d) → nn.TransformerEncoder (cloned layers, final LN for pre) → Linear,
+    in float32, initialized under torch.manual_seed(run.seed); the caller's random state is left as it was."""
+    _run(run)
+    f32 = {"dtype": torch.float32}
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(run.seed)
+        layer = nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
+                                           norm_first=run.norm == "pre", **f32)
+        enc = nn.TransformerEncoder(layer, run.n_layers, enable_nested_tensor=False,
+                                    norm=nn.LayerNorm(run.d_model, **f32) if run.norm == "pre" else None)
+        return nn.Sequential(nn.Embedding(10, run.d_model, **f32), enc, nn.Linear(run.d_model, 10, **f32))
 
 
-def accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """Fraction of tokens whose argmax equals the label, over the last two axes (one value per run)."""
-    tensor(logits, "logits", "(..., tokens, 10)")
-    tensor(y, "y", "(..., tokens)")
+def token_accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Fraction of tokens whose argmax equals the label, over the (batch, tokens) axes: one value per run."""
+    tensor(logits, "logits", "(..., batch, tokens, clases)")
+    tensor(y, "y", "(..., batch, tokens)")
+    if not logits.is_floating_point():
+        raise TypeError(f"logits debe tener puntajes float, uno por clase; recibí {logits.dtype}")
+    if y.is_floating_point() or y.is_complex() or y.dtype == torch.bool:
+        raise TypeError(f"y debe tener etiquetas enteras (0, 1, ...); recibí {y.dtype}: usá y.long()")
     lead = tuple(logits.shape[:-1])
-    if y.dim() > len(lead) or lead[len(lead) - y.dim():] != tuple(y.shape):  # y may omit leading run axes
-        raise ValueError(f"logits {tuple(logits.shape)} y y {tuple(y.shape)} no encajan: logits debe tener la forma "
-                         "de y (con ejes de corridas adelante, si hay) más un último eje con un puntaje por clase")
+    if logits.dim() < 3 or y.dim() < 2 or y.dim() > len(lead) or lead[-y.dim():] != tuple(y.shape):
+        raise ValueError(f"las formas de logits {tuple(logits.shape)} y de y {tuple(y.shape)} no encajan: y debe ser "
+                         "(batch, tokens), con ejes de corridas adelante si hay, y logits la forma de y (con todos "
+                         "sus ejes de corridas) más un último eje con un puntaje por clase")
+    if y.numel() == 0:
+        raise ValueError(f"y está vacío (forma {tuple(y.shape)}): el acierto sobre 0 tokens no existe")
     return (logits.argmax(-1) == y).float().flatten(-2).mean(-1)
 
 
@@ -109,17 +167,16 @@ class History:
     acc: list[float] = field(default_factory=list)
     loss: list[float] = field(default_factory=list)
 
-    def escape_step(self, threshold: float = 0.6) -> int | None:
+    def escape_step(self, threshold: float = ESCAPE_THRESHOLD) -> int | None:
         """First evaluation step with accuracy >= threshold (leaving the plateau), None if never."""
-        threshold = positive_float(threshold, "threshold (un acierto entre 0 y 1)")
-        if threshold > 1:
-            raise ValueError(f"threshold debe ser un acierto entre 0 y 1 (0.6 es 60 %); recibí {threshold:g}")
+        if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not 0 < threshold <= 1:
+            raise ValueError(f"threshold debe ser un acierto entre 0 y 1 (0.6 es 60 %); recibí {threshold!r}")
         return next((s for s, a in zip(self.steps, self.acc) if a >= threshold), None)
 
 
 def train_reference(run: Run, steps: int, eval_set: tuple, eval_every: int = 25) -> History:
     """The plain loop, one model at a time: nn.TransformerEncoder + torch.optim.Adam (the yardstick)."""
-    _run(run, "train_reference")
+    _run(run)
     steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
     eval_set = _eval_set(eval_set)
     model = stack(run)
@@ -136,10 +193,12 @@ def train_reference(run: Run, steps: int, eval_set: tuple, eval_every: int = 25)
         loss.backward()
         opt.step()
         hist.loss.append(loss.item())
+        if not math.isfinite(hist.loss[-1]):
+            raise _diverged("run", run, step, hist.loss[-1])
         if step % eval_every == 0 or step == steps:
             with torch.no_grad():
                 hist.steps.append(step)
-                hist.acc.append(accuracy(model(ex), ey).item())
+                hist.acc.append(token_accuracy(model(ex), ey).item())
     return hist
 
 
@@ -150,8 +209,9 @@ class BatchedStack:
         self.runs = list(runs)
         archs = {r.arch for r in self.runs}
         if len(archs) != 1:
-            raise ValueError(f"BatchedStack junta corridas de una sola arquitectura; recibí {sorted(archs)}")
-        self.norm, self.L, self.d, self.h, self.d_ff = archs.pop()
+            raise ValueError(f"runs debe tener corridas de una sola arquitectura (norm, n_layers, d_model, n_heads, "
+                             f"d_ff); recibí {sorted(archs)}")
+        self.norm, self.n_layers, self.d, self.h, self.d_ff = archs.pop()
         models = [stack(r) for r in self.runs]
 
         def st(get):  # stack one tensor of every run along a new leading axis
@@ -159,7 +219,7 @@ class BatchedStack:
 
         self.emb = st(lambda m: m[0].weight)                                      # (R, 10, d)
         self.layers = []
-        for i in range(self.L):
+        for i in range(self.n_layers):
             def lay(m, i=i):
                 return m[1].layers[i]
             self.layers.append({
@@ -253,23 +313,19 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
     """Train every run for ``steps`` steps; runs of one architecture share each batched step.
     Returns one History per run, in the order given. ``progress`` gets one line per group of runs;
     ``show_progress`` draws a helpers.progress line (step, total, time left) for a notebook cell."""
-    if isinstance(runs, Run):
-        raise TypeError("train_many espera una lista de Run; recibí un solo Run: pasá [run]")
-    runs = list(runs)
-    if not runs:
-        raise ValueError("train_many: no recibí ninguna corrida")
-    for r in runs:
-        if not isinstance(r, Run):
-            raise TypeError(f"train_many espera objetos Run; recibí {type(r).__name__}")
+    runs = _runs(runs)
     steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
     show_progress = boolean(show_progress, "show_progress")
-    ex, ey = _eval_set(eval_set)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress debe ser una función que reciba un texto (por ejemplo print) o None; recibí "
+                        f"{progress!r:.80} ({type(progress).__name__}). Para la línea de avance usá show_progress=True")
+    ex, ey = _eval_set(eval_set)  # everything is checked before the first step: nothing trains and then fails
     hists = {i: History(r) for i, r in enumerate(runs)}
     groups: dict[tuple, list[int]] = {}
     for i, r in enumerate(runs):
         groups.setdefault(r.arch, []).append(i)
-    # chunks of at most CHUNK runs: past ~16 the batched matmuls stop getting faster per run here
-    groups = {(arch, c): idx[c:c + CHUNK] for arch, idx in groups.items() for c in range(0, len(idx), CHUNK)}
+    # chunks of at most _CHUNK runs: past ~16 the batched matmuls stop getting faster per run here
+    groups = {(arch, c): idx[c:c + _CHUNK] for arch, idx in groups.items() for c in range(0, len(idx), _CHUNK)}
     bar = Progress(steps * len(groups), "entrenando") if show_progress else None
     for g, ((arch, _), idx) in enumerate(groups.items(), start=1):
         t0 = time.perf_counter()
@@ -286,11 +342,13 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
             losses = F.cross_entropy(logits.flatten(0, 2), y.flatten(), reduction="none").view(len(group), -1).mean(1)
             losses.sum().backward()
             opt.step([r.lr_at(step) for r in group])
-            for i, loss in zip(idx, losses.tolist()):
+            for i, run, loss in zip(idx, group, losses.tolist()):
+                if not math.isfinite(loss):
+                    raise _diverged(f"runs[{i}]", run, step, loss)
                 hists[i].loss.append(loss)
             if step % eval_every == 0 or step == steps:
                 with torch.no_grad():
-                    accs = accuracy(model.forward(ex.expand(len(group), *ex.shape)), ey).tolist()
+                    accs = token_accuracy(model.forward(ex.expand(len(group), *ex.shape)), ey).tolist()
                 for i, a in zip(idx, accs):
                     hists[i].steps.append(step)
                     hists[i].acc.append(a)

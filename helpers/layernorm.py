@@ -5,16 +5,24 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import unicodedata
 from dataclasses import dataclass
 
-MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
+__all__ = ["InvalidInput", "LayerNormSteps", "Step", "layer_norm_steps", "parse_numbers",
+           "residual_layernorm_walkthrough"]
+
+_MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
+
+
+def __dir__():
+    return __all__
 
 
 class InvalidInput(ValueError):
     """Input a learner typed that cannot be normalized; the message is Spanish, meant to be shown as is."""
 
 
-def split_numbers(text: str, n: int = 4) -> list[str]:
+def _split_numbers(text: str, n: int = 4) -> list[str]:
     """'1 2 3 4', '0,8; 0,95; 0,93; 1,33' or '1,2,3,4' (commas as separators only when there are n-1 of
     them and nothing else separates) → the pieces."""
     parts = [p for p in re.split(r"[;\s]+", text.strip()) if p]
@@ -27,7 +35,7 @@ def parse_numbers(texts, n: int = 4) -> list[float]:
     """Read ``n`` numbers typed by a learner (comma or dot decimals); InvalidInput says what is wrong.
     ``texts``: one string per number, or one string with all of them."""
     if isinstance(texts, str):
-        texts = split_numbers(texts, n)
+        texts = _split_numbers(texts, n)
     try:
         texts = list(texts)
     except TypeError:
@@ -43,18 +51,35 @@ def parse_numbers(texts, n: int = 4) -> list[float]:
         try:
             v = float(s)
         except ValueError:
-            raise InvalidInput(f"«{text}» (número {i}) no es un número: usá dígitos, con punto o coma "
-                               "para los decimales.") from None
-        values.append(check_value(v, i))
+            shown, hidden = _visible(str(text))
+            why = (f"tiene {'un carácter invisible' if len(hidden) == 1 else 'caracteres invisibles'} "
+                   f"({', '.join(hidden)}), quizás copiado de otra página: borrá el casillero y escribí el número "
+                   "de nuevo." if hidden else "usá dígitos, con punto o coma para los decimales.")
+            raise InvalidInput(f"«{shown}» (número {i}) no es un número: {why}") from None
+        values.append(_check_value(v, i))
     return values
 
 
-def check_value(v: float, i: int) -> float:
-    """``v`` if it is a finite number of reasonable size, else InvalidInput naming position ``i``."""
+def _visible(text: str) -> tuple[str, list[str]]:
+    """``text`` with each invisible character written as ⟨U+XXXX⟩, and their names."""
+    hidden, shown = [], []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cn") or (ch.isspace() and ch != " "):
+            code = f"U+{ord(ch):04X}"
+            hidden.append(f"{code} {unicodedata.name(ch, '')}".strip())
+            shown.append(f"⟨{code}⟩")
+        else:
+            shown.append(ch)
+    return "".join(shown), list(dict.fromkeys(hidden))
+
+
+def _check_value(v: float, i: int, name: str = "") -> float:
+    """``v`` if it is a finite number of reasonable size, else InvalidInput naming ``name`` and position ``i``."""
+    where = f"{name}: el número {i}" if name else f"El número {i}"
     if not math.isfinite(v):
-        raise InvalidInput(f"El número {i} no es finito ({v}): usá un número común.")
-    if abs(v) > MAX_ABS:
-        raise InvalidInput(f"El número {i} es demasiado grande ({v:.3g}): usá valores entre −1e15 y 1e15, "
+        raise InvalidInput(f"{where} no es finito ({v}): usá un número común.")
+    if abs(v) > _MAX_ABS:
+        raise InvalidInput(f"{where} es demasiado grande ({v:.3g}): usá valores entre −1e15 y 1e15, "
                            "más allá sus cuadrados pierden precisión.")
     return float(v)
 
@@ -91,6 +116,8 @@ class LayerNormSteps:
 
 def _vector(values, name: str, n: int | None = None) -> list[float]:
     try:
+        if isinstance(values, (str, bytes)):  # "1234" would be read digit by digit
+            raise TypeError
         out = [float(v) for v in values]
     except (TypeError, ValueError):
         raise InvalidInput(f"{name} debe ser una lista de números; recibí {values!r}") from None
@@ -98,17 +125,17 @@ def _vector(values, name: str, n: int | None = None) -> list[float]:
         raise InvalidInput(f"{name} está vacío: necesito al menos un número.")
     if n is not None and len(out) != n:
         raise InvalidInput(f"{name} debe tener {n} números, uno por dimensión; tiene {len(out)}.")
-    return [check_value(v, i) for i, v in enumerate(out, start=1)]
+    return [_check_value(v, i, name) for i, v in enumerate(out, start=1)]
 
 
 def layer_norm_steps(x, gamma=None, beta=None, eps: float = 1e-5) -> LayerNormSteps:
     """LayerNorm of one token, keeping each step; biased variance (divide by n), like nn.LayerNorm."""
     x = _vector(x, "x")
     n = len(x)
-    gamma = [1.0] * n if gamma is None else _vector(gamma, "γ", n)
-    beta = [0.0] * n if beta is None else _vector(beta, "β", n)
+    gamma = [1.0] * n if gamma is None else _vector(gamma, "gamma (γ)", n)
+    beta = [0.0] * n if beta is None else _vector(beta, "beta (β)", n)
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not (math.isfinite(eps) and eps > 0):
-        raise InvalidInput(f"ε debe ser un número positivo y finito, como 1e-5; recibí {eps!r}")
+        raise InvalidInput(f"eps (ε) debe ser un número positivo y finito, como 1e-5; recibí {eps!r}")
     eps = float(eps)
     mean = math.fsum(x) / n
     centered = [v - mean for v in x]
@@ -134,7 +161,7 @@ class Step:
 def residual_layernorm_walkthrough(x, sublayer, gamma, beta, eps: float = 1e-5) -> list[Step]:
     """Residual + LayerNorm on one token, one step at a time (post-norm: LN(x + F(x)))."""
     x = _vector(x, "x")
-    f = _vector(sublayer, "F(x)", len(x))
+    f = _vector(sublayer, "sublayer (F(x))", len(x))
     total = [a + b for a, b in zip(x, f)]
     s = layer_norm_steps(total, gamma, beta, eps)
     fmt = ", ".join

@@ -6,15 +6,21 @@ from torch import nn
 
 from ._checks import boolean, heads_divide, non_negative_int, positive_int
 
+__all__ = ["attention_params", "count_params", "ffn_params", "gpt_params", "layernorm_params"]
+
+
+def __dir__():
+    return __all__
+
 
 def count_params(module: nn.Module) -> int:
     """Number of scalars in ``module``'s parameters, shared ones once (works on the meta device too)."""
     if isinstance(module, type) and issubclass(module, nn.Module):
-        raise TypeError(f"count_params espera un nn.Module ya construido; recibí la clase {module.__name__}: "
+        raise TypeError(f"module debe ser un nn.Module ya construido; recibí la clase {module.__name__}: "
                         f"creala primero, por ejemplo {module.__name__}(...)")
     if not isinstance(module, nn.Module):
         hint = " (si tenés m.parameters(), pasá m)" if type(module).__name__ == "generator" else ""
-        raise TypeError(f"count_params espera un nn.Module; recibí {type(module).__name__}{hint}")
+        raise TypeError(f"module debe ser un nn.Module (una capa o un modelo); recibí {type(module).__name__}{hint}")
     return sum(p.numel() for p in module.parameters())
 
 
@@ -46,8 +52,8 @@ def gpt_params(vocab: int, d_model: int, n_layers: int, ctx: int = 0, n_heads: i
     """
     V = positive_int(vocab, "vocab")
     d = positive_int(d_model, "d_model")
-    L = positive_int(n_layers, "n_layers")
+    n_layers = positive_int(n_layers, "n_layers")
     c = non_negative_int(ctx, "ctx")
     heads_divide(d, n_heads)
     per_block = attention_params(d, bias) + ffn_params(d, d_ff, bias) + 2 * layernorm_params(d, bias)
-    return V * d + c * d + L * per_block + layernorm_params(d, bias)
+    return V * d + c * d + n_layers * per_block + layernorm_params(d, bias)

@@ -5,9 +5,21 @@ from __future__ import annotations
 import base64
 import html
 import io
+import string
+import types
 
-import matplotlib as mpl
-import matplotlib.ticker  # noqa: F401 - mpl.ticker below
+import matplotlib.axes
+import matplotlib.figure
+import matplotlib.ticker
+
+from .toydata import COUNT_BASELINE, ESCAPE_THRESHOLD
+
+__all__ = ["COLORS", "LINESTYLES", "MARKERS", "block_diagram", "color", "draw_exploration", "label_bars", "show",
+           "use_house_style"]
+
+
+def __dir__():
+    return __all__
 
 # Same thing, same colour, in every notebook. Okabe & Ito's colour-blind-safe palette: every pair that shares a
 # figure stays apart under deuteranopia, protanopia and tritanopia (tests/test_palette.py measures it), and where
@@ -31,7 +43,7 @@ COLORS = {
 
 def use_house_style() -> None:
     """Readable defaults for every figure of the series (size, grid, no top/right spines)."""
-    mpl.rcParams.update({
+    matplotlib.rcParams.update({
         "figure.figsize": (7.0, 4.0),
         "figure.dpi": 90,
         "axes.grid": True,
@@ -49,34 +61,53 @@ def color(name: str) -> str:
     try:
         return COLORS[name]
     except (KeyError, TypeError):
-        raise KeyError(f"color: no hay color para {name!r}; los nombres son {sorted(COLORS)}") from None
+        raise KeyError(f"name debe ser un nombre de la paleta, {', '.join(sorted(COLORS))}; "
+                       f"recibí {name!r}") from None
 
 
 def _axes(ax, who: str):
     """A single matplotlib Axes, or a message that says how to get one."""
-    if not hasattr(ax, "annotate"):
-        hint = ": pediste varios ejes; elegí uno, por ejemplo ax[0]" if type(ax).__name__ == "ndarray" else ""
+    if not isinstance(ax, matplotlib.axes.Axes):
+        hint = (": pediste varios ejes; elegí uno, por ejemplo ax[0]" if type(ax).__name__ == "ndarray" else
+                ": pasaste el módulo pyplot (plt); creá los ejes con fig, ax = plt.subplots() y pasá ax"
+                if isinstance(ax, types.ModuleType) else
+                ": esa es la figura; sus ejes son fig.axes[0]" if isinstance(ax, matplotlib.figure.Figure) else "")
         raise TypeError(f"{who}: ax debe ser un eje de matplotlib (el ax de fig, ax = plt.subplots()); "
                         f"recibí {type(ax).__name__}{hint}")
     return ax
 
 
-def label_bars(ax, bars, fmt: str = "{:.2f}") -> None:
-    """Write each bar's value on top of it."""
-    _axes(ax, "label_bars")
+def _formatter(fmt):
+    """fmt as a function of one number: '{:.2f}' (str.format) or '%.2f' (printf, as ax.bar_label takes)."""
+    expected = "fmt debe ser un formato con un lugar para el número, como '{:.2f}', '{:.0%}' o '%.2f'"
     if not isinstance(fmt, str):
-        raise TypeError(f"label_bars: fmt debe ser un texto de formato como '{{:.2f}}' o '{{:.0%}}'; recibí {fmt!r}")
+        raise TypeError(f"label_bars: {expected}; recibí {fmt!r}")
     try:
-        fmt.format(0.5)
-    except (ValueError, IndexError, KeyError):
-        raise ValueError(f"label_bars: fmt {fmt!r} no es un formato válido para un número "
-                         "(probá '{:.2f}' o '{:.0%}')") from None
+        fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
+    except ValueError:
+        fields = None
+    try:
+        if fields is not None and len(fields) == 1 and fields[0] in ("", "0"):
+            fmt.format(0.5)
+            return fmt.format
+        if not fields and "%" in fmt:
+            _ = fmt % 0.5  # does it take one number?
+            return lambda v: fmt % v
+    except (ValueError, TypeError, IndexError, KeyError):
+        pass
+    raise ValueError(f"label_bars: {expected}; recibí {fmt!r}")
+
+
+def label_bars(ax, bars, fmt: str = "{:.2f}") -> None:
+    """Write each bar's value on top of it; ``fmt`` like '{:.2f}' or, as in ax.bar_label, '%.2f'."""
+    _axes(ax, "label_bars")
+    write = _formatter(fmt)
     bars = list(bars)
     if not all(hasattr(b, "get_height") for b in bars):
         raise TypeError(f"label_bars: bars debe ser lo que devuelve ax.bar(...); recibí {bars!r:.80}")
     for bar in bars:
         h = bar.get_height()
-        ax.annotate(fmt.format(h), (bar.get_x() + bar.get_width() / 2, h),
+        ax.annotate(write(h), (bar.get_x() + bar.get_width() / 2, h),
                     ha="center", va="bottom" if h >= 0 else "top", fontsize=9,
                     xytext=(0, 2 if h >= 0 else -2), textcoords="offset points")
 
@@ -128,9 +159,8 @@ def draw_exploration(ax, exploration) -> None:
     """Learning curves of a helpers.sweep.explore() result: the 60 % threshold, the 'always 0' baseline,
     each run's escape step (a marker) or, for a run that never left, an open marker at its last step."""
     _axes(ax, "draw_exploration")
-    from .sweep import BASELINE, THRESHOLD  # noqa: PLC0415 - plots must import without the sweep's data
     if not hasattr(exploration, "curves"):
-        raise TypeError(f"draw_exploration: espera lo que devuelve helpers.sweep.explore(...); recibí "
+        raise TypeError(f"draw_exploration: exploration debe ser lo que devuelve helpers.sweep.explore(...); recibí "
                         f"{type(exploration).__name__}")
     labelled = set()
     for c in exploration.curves:
@@ -142,19 +172,20 @@ def draw_exploration(ax, exploration) -> None:
             ax.plot([c.escape], [c.acc[c.steps.index(c.escape)]], MARKERS[c.norm], color=col, ms=7, zorder=3)
         else:
             ax.plot([c.steps[-1]], [c.acc[-1]], MARKERS[c.norm], mfc="white", mec=col, mew=1.5, ms=8, zorder=3)
-    ax.axhline(THRESHOLD, ls=":", color="black", lw=1, label=f"umbral: {THRESHOLD * 100:.0f} %")
-    ax.axhline(BASELINE, ls="--", color=color("baseline"), lw=1, label=f"siempre «0»: {BASELINE * 100:.1f} %")
+    ax.axhline(ESCAPE_THRESHOLD, ls=":", color="black", lw=1, label=f"umbral: {ESCAPE_THRESHOLD * 100:.0f} %")
+    ax.axhline(COUNT_BASELINE, ls="--", color=color("baseline"), lw=1,
+               label=f"siempre «0»: {COUNT_BASELINE * 100:.1f} %")
     ax.plot([], [], "o", color="dimgray", label="sale de la meseta")
     if any(c.escape is None for c in exploration.curves):
         last = max(c.steps[-1] for c in exploration.curves)
         ax.plot([], [], "o", mfc="white", mec="dimgray", mew=1.5, label=f"no salió en {last:,} pasos".replace(",", " "))
     ax.set_ylim(0, 1.02)
-    ax.yaxis.set_major_formatter(mpl.ticker.PercentFormatter(1.0, decimals=0))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("paso de entrenamiento")
     ax.set_ylabel("acierto en 500 secuencias nuevas")
     seeds = "todas las semillas" if exploration.seed is None else f"semilla {exploration.seed}"
     warm = "sin warmup" if exploration.warmup == 0 else f"warmup {exploration.warmup}"
-    ax.set_title(f"{exploration.depth} capas, {warm}, {seeds}")
+    ax.set_title(f"{exploration.n_layers} capas, {warm}, {seeds}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9)  # outside: no curve under it
 
 
@@ -167,10 +198,13 @@ def show(fig, alt: str) -> None:
     if not isinstance(alt, str) or len(alt.strip()) < 30:
         raise ValueError(f"show: alt debe describir la figura en una o dos oraciones (qué muestra y su número "
                          f"principal), no {alt!r}")
-    if not hasattr(fig, "savefig"):
-        raise TypeError(f"show: espera la figura (el fig de fig, ax = plt.subplots()); recibí {type(fig).__name__}")
-    import matplotlib.pyplot as plt  # noqa: PLC0415 - pyplot only where figures are shown
-    from IPython.display import display  # noqa: PLC0415
+    if not isinstance(fig, matplotlib.figure.Figure):
+        hint = (": pasaste el módulo pyplot (plt); pasá la figura, fig" if isinstance(fig, types.ModuleType) else
+                ": esos son los ejes; su figura es ax.figure" if isinstance(fig, matplotlib.axes.Axes) else "")
+        raise TypeError(f"show: fig debe ser la figura (el fig de fig, ax = plt.subplots()); recibí "
+                        f"{type(fig).__name__}{hint}")
+    import matplotlib.pyplot as plt  # pyplot only where figures are shown
+    from IPython.display import display
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight")
     width = int.from_bytes(buf.getvalue()[16:20], "big")  # the PNG's own width: shown 1:1, never stretched

@@ -14,11 +14,18 @@ notebook (a cell that prints nothing after its loop would leave one).
 
 from __future__ import annotations
 
+import numbers
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from ._checks import positive_int
+
+__all__ = ["Progress", "steps"]
+
+
+def __dir__():
+    return __all__
 
 
 def _seconds(s: float) -> str:
@@ -32,6 +39,8 @@ class Progress:
         self.total = positive_int(total, "total")
         if not isinstance(label, str):
             raise TypeError(f"label debe ser un texto; recibí {label!r}")
+        if isinstance(every, bool) or not isinstance(every, numbers.Real) or not every >= 0:
+            raise ValueError(f"every debe ser los segundos entre dos redibujos, un número >= 0; recibí {every!r}")
         self.label, self.every, self.clock = label, float(every), clock
         self.stream = stream if stream is not None else sys.stdout
         self.start = self.clock()
@@ -49,6 +58,10 @@ class Progress:
         return f"{head}paso {done} de {self.total}{tail}"
 
     def update(self, done: int) -> None:
+        """Redraw the line for ``done`` units finished, 0 <= done <= total."""
+        if isinstance(done, bool) or not isinstance(done, numbers.Integral) or not 0 <= done <= self.total:
+            raise ValueError(f"done debe ser un entero entre 0 y total={self.total} (los pasos hechos); "
+                             f"recibí {done!r}")
         now = self.clock()
         if self.last is not None and now - self.last < self.every and done < self.total:
             return  # at most one redraw every `every` seconds
@@ -70,21 +83,29 @@ class Progress:
         self.close()
 
 
-def steps(n_or_iterable, label: str = "", every: float = 0.5, stream=None) -> Iterator:
-    """Iterate ``range(1, n + 1)`` (or the given iterable) drawing a progress line; closed at the end."""
-    if isinstance(n_or_iterable, bool):
-        raise TypeError(f"steps espera un número de pasos o algo que recorrer; recibí {n_or_iterable!r}")
-    if isinstance(n_or_iterable, int):
-        items: Iterable = range(1, positive_int(n_or_iterable, "pasos") + 1)
-        total = n_or_iterable
+def steps(items, label: str = "", every: float = 0.5, stream=None) -> Iterator:
+    """Iterate ``range(1, items + 1)`` for a number of steps, or the given list/range, drawing a progress line;
+    closed at the end. The arguments are checked here, before the loop starts."""
+    expected = "items debe ser una cantidad de pasos (un entero positivo) o una lista/range que recorrer"
+    if isinstance(items, (bool, str, bytes)):
+        hint = (f": si es una cantidad, escribila sin comillas ({items.strip()})"
+                if isinstance(items, str) and items.strip().isdigit() else "")
+        raise TypeError(f"{expected}; recibí {items!r} ({type(items).__name__}){hint}")
+    if isinstance(items, numbers.Integral):
+        total = positive_int(items, "items (la cantidad de pasos)")
+        items = range(1, total + 1)
     else:
         try:
-            total = len(n_or_iterable)
+            total = len(items)
         except TypeError:
-            raise TypeError(f"steps espera un número de pasos o una lista/range; recibí "
-                            f"{type(n_or_iterable).__name__}") from None
-        items = n_or_iterable
-    bar = Progress(total, label, every, stream)
+            raise TypeError(f"{expected}; recibí {type(items).__name__} (si es un generador, no dice su largo: "
+                            f"pasá list(...))") from None
+        if total == 0:
+            raise ValueError(f"items está vacío ({items!r:.40}): no hay pasos que recorrer")
+    return _drawn(items, Progress(total, label, every, stream))
+
+
+def _drawn(items, bar: Progress) -> Iterator:
     try:
         for i, item in enumerate(items, start=1):
             yield item

@@ -1,43 +1,37 @@
-"""Notebook 05's full sweep (seeds x placements x depths x warmups), run with the engine.
+"""Notebook 05's stored sweep: load it, ask it, and the held-out set every run was measured on.
 
-    python -m helpers.sweep            # regenerates helpers/data/norm_sweep.json (about 20 min on 2 idle cores)
-    python -m helpers.sweep --only depth6   # one slice, printed, nothing written
-    python -m helpers.sweep --add warmup24  # one slice, trained and merged into the file (its time in meta)
-
-The results ship inside the package, so the notebook loads them on Colab too.
+The results ship inside the package (data/norm_sweep.json), so the notebook reads them on Colab too;
+``python -m helpers.sweep_train`` (``make sweep``) trains the sweep again and writes that file.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import time
+import math
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import torch
 
-from . import engine
-from ._checks import one_of, positive_int
-from .toydata import count_task
+from ._checks import one_of
+from .toydata import ESCAPE_THRESHOLD, count_task
 
-DATA = Path(__file__).parent / "data" / "norm_sweep.json"
+__all__ = ["EVAL_EVERY", "EVAL_N", "EVAL_SEED", "NORM_CHOICES", "N_LAYERS", "SEEDS", "WARMUPS", "Curve",
+           "Exploration", "available", "eval_set", "explore", "load"]
+
 EVAL_SEED, EVAL_N, EVAL_EVERY = 12345, 500, 25
 SEEDS = (0, 1, 2, 3, 4)
+N_LAYERS = (6, 12, 24)                 # the depths the sweep ran
+WARMUPS = (0, 50, 100, 200, 400)
+NORM_CHOICES = {"post": ("post",), "pre": ("pre",), "ambas": ("post", "pre")}  # the explorer's placements
+_FILE = "data/norm_sweep.json"
+_REGENERATE = "regeneralo con `make sweep` (o `python -m helpers.sweep_train`), o reinstalá helpers"
+_RUN_KEYS = {"norm": str, "n_layers": int, "seed": int, "warmup": int, "steps": list, "acc": list}
 
-# name -> (runs, steps)
-SLICES = {
-    "curves12": ([engine.Run(norm, 12, seed=s) for norm in ("post", "pre") for s in SEEDS], 1500),
-    "depth6": ([engine.Run(norm, 6, seed=s) for norm in ("post", "pre") for s in SEEDS[:3]], 1500),
-    "depth24": ([engine.Run(norm, 24, seed=s) for norm in ("post", "pre") for s in SEEDS[:3]], 1500),
-    "warmup12": ([engine.Run("post", 12, seed=s, warmup=w) for w in (50, 100, 200, 400) for s in SEEDS[:3]],
-                 1500),
-    # added later (--add): does warmup rescue post-norm at 24 layers, where it never leaves the plateau?
-    "warmup24": ([engine.Run("post", 24, seed=s, warmup=w) for w in (50, 100, 200, 400) for s in SEEDS[:3]],
-                 1500),
-}
 
+def __dir__():
+    return __all__
 
 
 def eval_set() -> tuple[torch.Tensor, torch.Tensor]:
@@ -45,65 +39,44 @@ def eval_set() -> tuple[torch.Tensor, torch.Tensor]:
     return count_task(EVAL_N, torch.Generator().manual_seed(EVAL_SEED))
 
 
-def to_json(hist: engine.History) -> dict:
-    r = hist.run
-    return {"norm": r.norm, "n_layers": r.n_layers, "seed": r.seed, "data_seed": r.data_seed,
-            "warmup": r.warmup, "lr": r.lr, "steps": hist.steps, "acc": [round(a, 4) for a in hist.acc]}
+def _broken(where, what: str) -> ValueError:
+    return ValueError(f"{where} está dañado: {what}. Sin él el notebook 05 no tiene barrido: {_REGENERATE}.")
 
 
-def run_slice(name: str, steps: int | None = None, progress=print) -> list[dict]:
-    """Train one slice with the engine; ``steps`` shortens it (for tests)."""
-    if not isinstance(name, str) or name not in SLICES:
-        raise ValueError(f"slice desconocida {name!r}; las hay: {sorted(SLICES)}")
-    runs, full = SLICES[name]
-    steps = full if steps is None else positive_int(steps, "steps")
-    hists = engine.train_many(runs, steps, eval_set(), eval_every=EVAL_EVERY, progress=progress)
-    return [to_json(h) for h in hists]
+def _validated(data, where) -> dict:
+    """``data`` if it has the sweep's shape: {'meta': {...}, 'slices': {name: [run dicts]}}; else say what is off."""
+    if not isinstance(data, dict) or not isinstance(data.get("slices"), dict) or not isinstance(data.get("meta"),
+                                                                                                dict):
+        raise _broken(where, "esperaba un objeto con 'meta' y 'slices'")
+    for name, runs in data["slices"].items():
+        if not isinstance(runs, list):
+            raise _broken(where, f"la parte {name!r} no es una lista de corridas")
+        for i, run in enumerate(runs):
+            bad = [k for k, kind in _RUN_KEYS.items() if not isinstance(run, dict) or not isinstance(run.get(k), kind)]
+            if bad:
+                raise _broken(where, f"a la corrida {i} de {name!r} le falta {', '.join(bad)}")
+            if len(run["steps"]) != len(run["acc"]) or not run["steps"]:
+                raise _broken(where, f"la corrida {i} de {name!r} tiene {len(run['steps'])} pasos y "
+                                     f"{len(run['acc'])} aciertos")
+            if not all(isinstance(a, (int, float)) and math.isfinite(a) and 0 <= a <= 1 for a in run["acc"]):
+                raise _broken(where, f"la corrida {i} de {name!r} tiene aciertos fuera de [0, 1]")
+    return data
 
 
-def load() -> dict:
-    """The committed sweep results: {'meta': ..., 'slices': {name: [run dicts]}}."""
-    text = resources.files("helpers").joinpath("data/norm_sweep.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=sorted(SLICES), help="one slice, printed, nothing written")
-    ap.add_argument("--add", choices=sorted(SLICES), help="one slice, trained and merged into --out")
-    ap.add_argument("--out", type=Path, default=DATA)
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    if args.only:
-        print(json.dumps(run_slice(args.only), indent=1))
-        return
-    if args.add:
-        data = json.loads(args.out.read_text(encoding="utf-8"))
-        data["slices"][args.add] = run_slice(args.add, progress=print)
-        data["meta"].setdefault("added", {})[args.add] = {
-            "torch": torch.__version__, "threads": torch.get_num_threads(), "seconds": round(time.perf_counter() - t0)}
-        args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-        print(f"agregué {args.add} a {args.out} en {data['meta']['added'][args.add]['seconds']} s")
-        return
-    slices = {name: run_slice(name) for name in SLICES}
-    meta = {"torch": torch.__version__, "threads": torch.get_num_threads(), "eval_n": EVAL_N,
-            "eval_seed": EVAL_SEED, "eval_every": EVAL_EVERY, "batch": engine.BATCH,
-            "seconds": round(time.perf_counter() - t0)}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"meta": meta, "slices": slices}, separators=(",", ":")) + "\n")
-    print(f"escribí {args.out} en {meta['seconds']} s")
-
-
-if __name__ == "__main__":
-    main()
-
-
-# ------------------------------------------------------------------------------------ the explorer
-DEPTHS = (6, 12, 24)
-WARMUPS = (0, 50, 100, 200, 400)
-PLACEMENTS = {"post": ("post",), "pre": ("pre",), "ambas": ("post", "pre")}
-THRESHOLD = 0.6        # "salir de la meseta": the first evaluation with accuracy >= 60 %
-BASELINE = 0.9 ** 9    # accuracy of always answering "0" on the count task
+def load(path: str | Path | None = None) -> dict:
+    """The sweep results, checked: {'meta': ..., 'slices': {name: [run dicts]}}; ``path``: another file
+    of the same format (default: the one inside the package)."""
+    source = resources.files("helpers").joinpath(_FILE) if path is None else Path(path)
+    where = f"El archivo del barrido {source}"
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"No encuentro el archivo del barrido {source}: {_REGENERATE}.") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _broken(where, f"no es JSON válido ({e.msg}, línea {e.lineno}; ¿quedó cortado?)") from None
+    return _validated(data, where)
 
 
 @dataclass(frozen=True)
@@ -116,7 +89,7 @@ class Curve:
     seed: int
     steps: tuple
     acc: tuple
-    escape: int | None      # first step with acc >= THRESHOLD; None: it never left the plateau
+    escape: int | None      # first step with acc >= ESCAPE_THRESHOLD; None: it never left the plateau
 
     def sentence(self) -> str:
         where = f"sale en el paso {self.escape}" if self.escape is not None else (
@@ -128,7 +101,7 @@ class Curve:
 class Exploration:
     """What the explorer shows for one choice of depth, placement, warmup and seed."""
 
-    depth: int
+    n_layers: int
     norm: str
     warmup: int
     seed: int | None
@@ -139,7 +112,7 @@ class Exploration:
         return [c.sentence() for c in self.curves] + list(self.missing)
 
 
-def _escape(steps, acc, threshold=THRESHOLD):
+def _escape(steps, acc, threshold=ESCAPE_THRESHOLD):
     return next((s for s, a in zip(steps, acc) if a >= threshold), None)
 
 
@@ -155,8 +128,8 @@ def _warmup_text(w: int) -> str:
 
 
 def available(data: dict | None = None) -> dict:
-    """{(depth, norm, warmup): sorted seeds} over every run of the sweep."""
-    data = load() if data is None else data
+    """{(n_layers, norm, warmup): sorted seeds} over every run of the sweep."""
+    data = load() if data is None else _validated(data, "data")
     found: dict = {}
     for runs in data["slices"].values():
         for r in runs:
@@ -164,36 +137,35 @@ def available(data: dict | None = None) -> dict:
     return {k: sorted(v) for k, v in found.items()}
 
 
-def explore(depth: int, norm: str = "ambas", warmup: int = 0, seed="todas", data: dict | None = None
+def explore(n_layers: int, norm: str = "ambas", warmup: int = 0, seed="todas", data: dict | None = None
             ) -> Exploration:
     """The sweep's runs for one depth (6, 12, 24), placement ('post', 'pre', 'ambas'), warmup and seed
     ('todas' or a number), each with its escape step; a plain sentence for what the sweep never ran."""
-    for name, value in (("depth (capas)", depth), ("warmup", warmup), ("seed (semilla)", seed)):
+    for name, value in (("n_layers (capas)", n_layers), ("warmup", warmup), ("seed (semilla)", seed)):
         if isinstance(value, bool):
             raise TypeError(f"{name} debe ser un número; recibí {value!r}")
-    depth = one_of(depth, "depth (capas)", DEPTHS)
-    norm = one_of(norm, "norm", tuple(PLACEMENTS))
+    n_layers = one_of(n_layers, "n_layers (capas)", N_LAYERS)
+    norm = one_of(norm, "norm", tuple(NORM_CHOICES))
     warmup = one_of(warmup, "warmup", WARMUPS)
-    if seed != "todas":
-        seed = one_of(seed, "seed (semilla)", SEEDS)
-    data = load() if data is None else data
+    seed = one_of(seed, "seed (semilla)", ("todas", *SEEDS))
+    data = load() if data is None else _validated(data, "data")
     have = available(data)
     curves, missing = [], []
-    for n in PLACEMENTS[norm]:
+    for n in NORM_CHOICES[norm]:
         runs = [r for part in data["slices"].values() for r in part
-                if (r["n_layers"], r["norm"], r["warmup"]) == (depth, n, warmup) and seed in ("todas", r["seed"])]
+                if (r["n_layers"], r["norm"], r["warmup"]) == (n_layers, n, warmup) and seed in ("todas", r["seed"])]
         runs.sort(key=lambda r: r["seed"])
         for r in runs:
-            curves.append(Curve(n, depth, warmup, r["seed"], tuple(r["steps"]), tuple(r["acc"]),
+            curves.append(Curve(n, n_layers, warmup, r["seed"], tuple(r["steps"]), tuple(r["acc"]),
                                 _escape(r["steps"], r["acc"])))
         if runs:
             continue
-        asked = f"{n}-norm con {depth} capas y {_warmup_text(warmup)}"
-        seeds = have.get((depth, n, warmup))
+        asked = f"{n}-norm con {n_layers} capas y {_warmup_text(warmup)}"
+        seeds = have.get((n_layers, n, warmup))
         if seeds:  # the combination exists, not this seed
             missing.append(f"El barrido no tiene la semilla {seed} de {asked}: hay {_seeds_text(seeds)}.")
             continue
-        same = sorted((w, s) for (d, m, w), s in have.items() if d == depth and m == n)
+        same = sorted((w, s) for (d, m, w), s in have.items() if d == n_layers and m == n)
         there = "; ".join(f"{_warmup_text(w)} ({_seeds_text(s)})" for w, s in same) or "nada"
-        missing.append(f"El barrido no corrió {asked}. De {n}-norm con {depth} capas tiene: {there}.")
-    return Exploration(depth, norm, warmup, None if seed == "todas" else seed, tuple(curves), tuple(missing))
+        missing.append(f"El barrido no corrió {asked}. De {n}-norm con {n_layers} capas tiene: {there}.")
+    return Exploration(n_layers, norm, warmup, None if seed == "todas" else seed, tuple(curves), tuple(missing))

@@ -1,4 +1,5 @@
-"""Small synthetic data sets the notebooks train on (made here, nothing downloaded)."""
+"""Small synthetic data sets the notebooks train on (made here, nothing downloaded), and the count task's
+two reference accuracies, which the engine, the sweep and the plots all read from here."""
 
 from __future__ import annotations
 
@@ -7,6 +8,15 @@ import math
 import torch
 
 from ._checks import fraction, non_negative_int, positive_int
+
+__all__ = ["COUNT_BASELINE", "ESCAPE_THRESHOLD", "count_labels", "count_task", "spiral"]
+
+COUNT_BASELINE = 0.9 ** 9   # accuracy of always answering 0: the other 9 digits all differ from this one
+ESCAPE_THRESHOLD = 0.6      # "salir de la meseta": the first evaluation with accuracy >= 60 %
+
+
+def __dir__():
+    return __all__
 
 
 def spiral(n: int, seed: int = 0, noise: float = 0.03) -> tuple[torch.Tensor, torch.Tensor]:
@@ -23,13 +33,17 @@ def spiral(n: int, seed: int = 0, noise: float = 0.03) -> tuple[torch.Tensor, to
     return x + noise * torch.randn(n, 2, generator=g), y
 
 
+def count_labels(x: torch.Tensor) -> torch.Tensor:
+    """The count task's rule: each token's label is how many *other* tokens of its sequence share its digit."""
+    return (x[..., :, None] == x[..., None, :]).sum(-1) - 1
+
+
 def count_task(n: int, generator: torch.Generator | None = None, length: int = 10) -> tuple[torch.Tensor, torch.Tensor]:
-    """Notebook 05's task: ``length`` random digits; each token's label is how many *other* tokens share
-    its digit. ``x`` (n, length) ints in 0..9, ``y`` the same shape in 0..length-1."""
+    """Notebook 05's task: ``length`` random digits, labelled by ``count_labels``. ``x`` (n, length) ints in
+    0..9, ``y`` the same shape in 0..length-1."""
     n = positive_int(n, "n")
     length = positive_int(length, "length")
     if generator is not None and not isinstance(generator, torch.Generator):
         raise TypeError(f"generator debe ser un torch.Generator o None; recibí {type(generator).__name__}")
     x = torch.randint(0, 10, (n, length), generator=generator)
-    y = (x[:, :, None] == x[:, None, :]).sum(-1) - 1
-    return x, y
+    return x, count_labels(x)

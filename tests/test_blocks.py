@@ -130,3 +130,11 @@ def test_notebook_block_equals_helper_block(norm):
         torch.manual_seed(3)
         b = visible(x, blocks.causal_mask(6))
         assert torch.allclose(a, b, atol=1e-6), f"{norm}, {mode}"
+
+
+def test_default_d_ff_is_four_times_d_model_everywhere():
+    """Block, GPT, ffn_params and gpt_params agree on the default hidden size: 4 * d_model (2048 for 512)."""
+    gpt_block = blocks.GPT(10, 64, 1, n_heads=4).blocks[0]
+    assert blocks.Block(64, 4).ffn[0].out_features == 256 == gpt_block.ffn[0].out_features
+    assert params.count_params(blocks.Block(64, 4).ffn) == params.ffn_params(64)
+    assert blocks.Block().ffn[0].out_features == 2048  # the paper's block, with every default

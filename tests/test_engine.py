@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from helpers import engine, sweep
+from helpers import engine, sweep, sweep_train
 from helpers.toydata import count_task
 
 
@@ -112,13 +112,13 @@ def test_run_bad_input(kwargs, words):
 
 def test_train_many_bad_input():
     ev = count_task(10)
-    with pytest.raises(ValueError, match="ninguna corrida"):
+    with pytest.raises(ValueError, match="runs está vacía"):
         engine.train_many([], 5, ev)
-    with pytest.raises(TypeError, match="objetos Run"):
+    with pytest.raises(TypeError, match=r"runs\[0\] debe ser un Run"):
         engine.train_many(["post"], 5, ev)
     with pytest.raises(ValueError, match="steps debe ser un entero positivo"):
         engine.train_many([engine.Run()], 0, ev)
-    with pytest.raises(ValueError, match="una sola arquitectura"):
+    with pytest.raises(ValueError, match="runs debe tener corridas de una sola arquitectura"):
         engine.BatchedStack([engine.Run("post", 2), engine.Run("pre", 2)])
 
 
@@ -133,7 +133,7 @@ def test_warmup_schedule_and_escape_step():
 def test_committed_sweep_reproduces_one_slice():
     """Regenerate the start of the 6-layer slice with the engine: it must match the committed file."""
     committed = sweep.load()["slices"]["depth6"]
-    fresh = sweep.run_slice("depth6", steps=100, progress=None)
+    fresh = sweep_train.run_slice("depth6", steps=100, progress=None)
     for old, new in zip(committed, fresh, strict=True):
         assert (old["norm"], old["seed"]) == (new["norm"], new["seed"])
         assert new["steps"] == old["steps"][:4] == [25, 50, 75, 100]

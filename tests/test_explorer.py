@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from helpers import plots, progress, sweep, widgets  # noqa: E402
+from helpers import plots, progress, sweep, sweep_train, widgets  # noqa: E402
 
 DATA = sweep.load()
 
@@ -52,10 +52,10 @@ def test_missing_combinations_are_said_plainly():
 
 
 @pytest.mark.parametrize("args, words", [
-    ((8,), "depth (capas) debe ser uno de 6, 12, 24"),
+    ((8,), "n_layers (capas) debe ser uno de 6, 12, 24"),
     ((12, "prenorm"), "norm debe ser uno de 'post', 'pre', 'ambas'"),
     ((12, "pre", 150), "warmup debe ser uno de 0, 50, 100, 200, 400"),
-    ((12, "pre", 0, 7), "seed (semilla) debe ser uno de 0, 1, 2, 3, 4"),
+    ((12, "pre", 0, 7), "seed (semilla) debe ser uno de 'todas', 0, 1, 2, 3, 4"),
     ((12, "pre", True), "warmup debe ser un número"),
     ((12, "pre", 0, False), "seed (semilla) debe ser un número"),
 ])
@@ -96,14 +96,14 @@ def test_explorer_widget_is_a_shell_over_explore():
     assert w.plot.layout.display == "none"  # no empty plot
     w.norm.value, w.warmup.value, w.seed.value = "ambas", 0, 1
     assert [(c.norm, c.seed) for c in w.exploration.curves] == [("post", 1), ("pre", 1)]
-    with pytest.raises(ValueError, match="depth"):
+    with pytest.raises(ValueError, match="n_layers"):
         widgets.SweepExplorer(7)
 
 
 def test_widget_images_are_sharp_and_sliders_long():
     for w in (widgets.FourNumbers(), widgets.GammaBeta()):
         width, _ = _png_size(w.plot.value)
-        assert width == widgets.PIXEL_RATIO * int(w.plot.width)
+        assert width == widgets._image.PIXEL_RATIO * int(w.plot.width)
         assert w.plot.layout.align_self == "flex-start"  # not stretched by the flex box
     g = widgets.GammaBeta()
     assert all(s.layout.width == "440px" for s in g.gammas + g.betas)
@@ -151,11 +151,26 @@ def test_progress_steps_over_an_iterable_and_bad_input():
     assert list(progress.steps([6, 12, 24], "capas", every=0.0, stream=out)) == [6, 12, 24]
     assert "capas: paso 3 de 3" in out.getvalue()
     assert list(progress.steps(3, every=0.0, stream=io.StringIO())) == [1, 2, 3]
-    with pytest.raises(ValueError, match="pasos debe ser un entero positivo"):
-        list(progress.steps(0))
-    with pytest.raises(TypeError, match="número de pasos"):
-        list(progress.steps(True))
-    with pytest.raises(TypeError, match="número de pasos o una lista"):
-        list(progress.steps(x for x in range(3)))
+    with pytest.raises(ValueError, match=r"items \(la cantidad de pasos\) debe ser un entero positivo"):
+        progress.steps(0)  # refused when called, before any loop starts
+    with pytest.raises(TypeError, match="cantidad de pasos"):
+        progress.steps(True)
+    with pytest.raises(TypeError, match="o una lista/range.*generator"):
+        progress.steps(x for x in range(3))
+    with pytest.raises(TypeError, match=r"sin comillas \(200\)"):
+        progress.steps("200")
+    with pytest.raises(ValueError, match="done debe ser un entero entre 0 y total=5"):
+        progress.Progress(5, stream=io.StringIO()).update(10)
     with pytest.raises(TypeError, match="label debe ser un texto"):
         progress.Progress(3, label=5)
+
+
+def test_a_missing_or_broken_sweep_file_says_which_and_how_to_regenerate(monkeypatch, tmp_path):
+    monkeypatch.setattr(sweep, "_FILE", "data/no_esta.json")  # the packaged file gone, as after a bad install
+    with pytest.raises(FileNotFoundError, match=r"no_esta\.json.*make sweep.*python -m helpers\.sweep_train"):
+        sweep.load()
+    broken = tmp_path / "norm_sweep.json"
+    broken.write_text('{"meta": {}, "slices": {"depth6": [{"norm": "pre"', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"norm_sweep\.json está dañado: no es JSON válido.*cortado.*make sweep"):
+        sweep.load(broken)
+    assert sweep.load(sweep_train.DATA) == DATA  # the file the CLI writes is the one load reads

@@ -61,11 +61,12 @@ def test_huge_numbers_stay_finite():
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    ({"x": [1, 2], "gamma": [1, 2, 3]}, "γ debe tener 2 números"),
-    ({"x": [1, 2], "beta": [1]}, "β debe tener 2 números"),
+    ({"x": [1, 2], "gamma": [1, 2, 3]}, r"gamma \(γ\) debe tener 2 números"),
+    ({"x": [1, 2], "beta": [1]}, r"beta \(β\) debe tener 2 números"),
+    ({"x": [1, 2], "beta": [1, float("nan")]}, r"beta \(β\): el número 2 no es finito"),
     ({"x": []}, "x está vacío"),
     ({"x": "abc"}, "x debe ser una lista de números"),
-    ({"x": [1, 2], "eps": 0}, "ε debe ser un número positivo"),
+    ({"x": [1, 2], "eps": 0}, r"eps \(ε\) debe ser un número positivo"),
 ])
 def test_layer_norm_steps_bad_input(kwargs, words):
     with pytest.raises(L.InvalidInput, match=words):
@@ -80,7 +81,7 @@ def test_walkthrough_of_seed_001():
     assert round(steps[3].values[0], 4) == 1.0025
     assert [round(v, 3) for v in steps[-1].values] == [-1.129, -0.212, -0.567, 2.122]
     assert "1.15 − 0.20 = 0.95" in steps[2].text
-    with pytest.raises(L.InvalidInput, match="F\\(x\\) debe tener 4 números"):
+    with pytest.raises(L.InvalidInput, match=r"sublayer \(F\(x\)\) debe tener 4 números"):
         L.residual_layernorm_walkthrough([1, 2, 3, 4], [1, 2], [1] * 4, [0] * 4)
 
 

@@ -51,5 +51,5 @@ def test_bad_d_model(bad, exc, words):
 def test_bad_ctx_and_module():
     with pytest.raises(ValueError, match="ctx debe ser un entero >= 0"):
         params.gpt_params(12, 8, 2, ctx=-1)
-    with pytest.raises(TypeError, match="espera un nn.Module"):
+    with pytest.raises(TypeError, match="module debe ser un nn.Module"):
         params.count_params([1, 2, 3])

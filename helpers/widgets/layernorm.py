@@ -1,54 +1,21 @@
-"""Notebook 03's three interactions and notebook 05's sweep explorer: thin ipywidgets shells around pure
-functions (helpers.layernorm, helpers.sweep.explore).
-
-Only basic widgets (Text, FloatSlider, Button, ToggleButtons, Dropdown, HTML, Image, HBox/VBox) and
-``observe``, which behave the same on ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4). Figures are drawn
-off-screen (matplotlib's Figure, no pyplot) into an Image widget: an update changes widget state only and
-prints nothing into any cell. Images are drawn at twice the pixels they are shown with, and shown at their
-own width (never stretched to the output area), so their text is sharp on every screen.
-"""
+"""Notebook 03's three interactions: thin shells around helpers.layernorm's pure functions."""
 
 from __future__ import annotations
 
 import html
-import io
 
 import ipywidgets as W
 from matplotlib.figure import Figure
 
-from .layernorm import InvalidInput, layer_norm_steps, parse_numbers, residual_layernorm_walkthrough
-from .plots import color
+from ..layernorm import InvalidInput, layer_norm_steps, parse_numbers, residual_layernorm_walkthrough
+from ..plots import color
+from ._image import draw_into, error_html, fmt, image
+
+__all__ = ["FourNumbers", "GammaBeta", "StepByStep"]
 
 
-def fmt(values, digits: int = 3) -> str:
-    """'[-1.342, -0.447, ...]' with a fixed number of decimals."""
-    return "[" + ", ".join(f"{v:.{digits}f}" for v in values) + "]"
-
-
-CSS_DPI = 90     # figure inches -> CSS pixels on the page (the house style's figure.dpi)
-PIXEL_RATIO = 2  # drawn at twice that: sharp on high-density screens, and never blurred by stretching
-
-
-def png(fig: Figure) -> bytes:
-    """PNG bytes of an off-screen figure, drawn at PIXEL_RATIO x CSS_DPI."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=CSS_DPI * PIXEL_RATIO)
-    return buf.getvalue()
-
-
-def image() -> W.Image:
-    """An Image widget that keeps the picture's own size (flex boxes would stretch it to the full width)."""
-    return W.Image(format="png", layout=W.Layout(max_width="100%", height="auto", align_self="flex-start"))
-
-
-def show(widget: W.Image, fig: Figure) -> None:
-    """Draw ``fig`` into ``widget`` at its own CSS width."""
-    widget.value = png(fig)
-    widget.width = str(round(fig.get_figwidth() * CSS_DPI))
-
-
-def _error_html(message: str) -> str:
-    return f"<div class='ln-error' style='color:#b00020'>⚠ {html.escape(message)}</div>"
+def __dir__():
+    return __all__
 
 
 class FourNumbers(W.VBox):
@@ -77,7 +44,7 @@ class FourNumbers(W.VBox):
             self.steps, self.error = layer_norm_steps(parse_numbers(f.value for f in self.fields)), ""
         except InvalidInput as e:
             self.steps, self.error = None, str(e)
-            self.info.value = _error_html(self.error)
+            self.info.value = error_html(self.error)
             self.plot.layout.display = "none"  # no plot rather than a plot of NaN
             return
         s = self.steps
@@ -94,7 +61,7 @@ class FourNumbers(W.VBox):
             a.axhline(0, color="black", lw=0.8)
         a1.set_ylabel("valor")
         fig.tight_layout()
-        show(self.plot, fig)  # the picture first, then the words (see SweepExplorer.update)
+        draw_into(self.plot, fig)  # the picture first, then the words (see SweepExplorer.update)
         self.plot.layout.display = None
         self.info.value = (
             f"<div class='ln-result'>media μ = {s.mean:.4f} · varianza σ² = {s.var:.4f} · "
@@ -136,7 +103,7 @@ class GammaBeta(W.VBox):
         ax.set_title("La salida de LayerNorm con tus γ y β")
         ax.legend(loc="upper left")
         fig.tight_layout()
-        show(self.plot, fig)  # the picture first, then the words (see SweepExplorer.update)
+        draw_into(self.plot, fig)  # the picture first, then the words (see SweepExplorer.update)
         self.info.value = f"<div class='ln-result'>γ ⊙ x̂ + β = {fmt(s.output)}</div>"
 
 
@@ -175,45 +142,3 @@ class StepByStep(W.VBox):
         done = " · listo" if self.shown == len(self.steps) else ""
         self.next_button.disabled = self.shown == len(self.steps)
         self.view.value = f"<div class='ln-counter'>paso {self.shown} de {len(self.steps)}{done}</div>{rows}"
-
-
-class SweepExplorer(W.VBox):
-    """Notebook 05's stored sweep: choose depth, placement, warmup and seed; see the curves and escape steps."""
-
-    def __init__(self, depth: int = 12, norm: str = "ambas", warmup: int = 0, seed="todas"):
-        from .sweep import DEPTHS, PLACEMENTS, SEEDS, WARMUPS, explore, load  # noqa: PLC0415
-        self._explore, self._data = explore, load()
-        explore(depth, norm, warmup, seed, self._data)  # a bad starting value fails here, by name
-        buttons = {"style": {"button_width": "90px"}}
-        self.depth = W.ToggleButtons(options=[(str(d), d) for d in DEPTHS], value=depth, description="capas",
-                                     **buttons)
-        self.norm = W.ToggleButtons(options=[("post-norm", "post"), ("pre-norm", "pre"), ("las dos", "ambas")],
-                                    value=norm, description="norma", **buttons)
-        self.warmup = W.Dropdown(options=[("sin warmup", 0)] + [(f"{w} pasos", w) for w in WARMUPS[1:]],
-                                 value=warmup, description="warmup", layout=W.Layout(width="220px"))
-        self.seed = W.Dropdown(options=[("todas", "todas")] + [(str(s), s) for s in SEEDS], value=seed,
-                               description="semilla", layout=W.Layout(width="220px"))
-        self.info, self.plot = W.HTML(), image()
-        self.exploration = None
-        super().__init__([W.HTML("<b>Explorá el barrido</b>: elegí y mirá cuándo sale cada corrida de la meseta"),
-                          self.depth, self.norm, W.HBox([self.warmup, self.seed]), self.info, self.plot])
-        for control in (self.depth, self.norm, self.warmup, self.seed):
-            control.observe(self.update, names="value")
-        self.placements = PLACEMENTS
-        self.update()
-
-    def update(self, change=None) -> None:
-        from .plots import draw_exploration  # noqa: PLC0415
-        e = self.exploration = self._explore(self.depth.value, self.norm.value, self.warmup.value,
-                                             self.seed.value, self._data)
-        rows = "".join(f"<li>{html.escape(c.sentence())}</li>" for c in e.curves)
-        missing = "".join(f"<div class='sweep-missing'>{html.escape(m)}</div>" for m in e.missing)
-        if e.curves:  # the picture first, then the words: a page that shows the new words shows its picture
-            fig = Figure(figsize=(8.8, 3.6))
-            draw_exploration(fig.subplots(), e)
-            fig.tight_layout()
-            show(self.plot, fig)
-            self.plot.layout.display = None
-        else:  # nothing to draw: say so, no empty axes
-            self.plot.layout.display = "none"
-        self.info.value = (f"<ul class='sweep-result'>{rows}</ul>" if rows else "") + missing
