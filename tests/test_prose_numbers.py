@@ -34,6 +34,12 @@ EXEMPT = {
     },
     "02_residual_stream.ipynb": {
         "2017": "year of the paper",
+        "2014": "year of the Adam paper (Papers list)",
+        "2015": "year of He et al.'s initialisation paper",
+        "2016": "year of the ResNet paper (He et al.) and of LayerNorm (Ba et al.)",
+        "2020": "year of Xiong et al. (Papers list)",
+        "18": "ResNet paper's plain network depth, cited (He et al. 2016)",
+        "34": "ResNet paper's plain network depth, cited (He et al. 2016)",
     },
     "03_layernorm.ipynb": {
         "2019": "year of the RMSNorm paper (Zhang and Sennrich)",
