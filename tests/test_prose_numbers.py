@@ -25,9 +25,21 @@ REFERENCE = re.compile(r"(sección|secciones|notebook|notebooks|episodio|ep\.|to
 EXEMPT = {
     "01_ffn.ipynb": {
         "2016": "year of the GELU paper (Hendrycks and Gimpel)",
+        "2017": "year of the paper (Papers list)",
+        "2018": "year of the GPT-1 paper (Papers list)",
+        "2019": "year of the GPT-2 paper (Papers list)",
+        "2020": "year of Shazeer's GLU variants paper (Papers list)",
+        "2023": "year of the LLaMA paper (Papers list)",
+        "2024": "year of the Gemma paper (Papers list)",
     },
     "02_residual_stream.ipynb": {
         "2017": "year of the paper",
+        "2014": "year of the Adam paper (Papers list)",
+        "2015": "year of He et al.'s initialisation paper",
+        "2016": "year of the ResNet paper (He et al.) and of LayerNorm (Ba et al.)",
+        "2020": "year of Xiong et al. (Papers list)",
+        "18": "ResNet paper's plain network depth, cited (He et al. 2016)",
+        "34": "ResNet paper's plain network depth, cited (He et al. 2016)",
     },
     "03_layernorm.ipynb": {
         "2015": "year of the BatchNorm paper (Ioffe and Szegedy)",
