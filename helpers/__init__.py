@@ -7,6 +7,12 @@ Submodules load on first use (``helpers.plots`` imports matplotlib only then), s
 from __future__ import annotations
 
 import importlib
+from importlib import metadata
+
+try:  # the release this is (pyproject's version); the setup cell compares it with the notebook's own
+    __version__ = metadata.version("leccion06-helpers")
+except metadata.PackageNotFoundError:  # imported from a checkout that was never installed
+    __version__ = "0+desconocida"
 
 __all__ = ["blocks", "check", "check_env", "claim", "claims", "engine", "layernorm", "params", "plots", "probes",
            "progress", "sweep", "sweep_train", "toydata", "widgets"]

@@ -13,7 +13,8 @@ from importlib import metadata
 
 # Nothing heavy is imported at module level (not even `packaging`): this check must still speak, in
 # Spanish, when torch, matplotlib, ipywidgets or packaging is missing or broken.
-__all__ = ["Finding", "check", "check_versions", "import_problem", "main", "supported_ranges", "widgets_can_render"]
+__all__ = ["Finding", "VersionMismatch", "check", "check_versions", "import_problem", "installed_version", "main",
+           "repository_url", "require", "supported_ranges", "widgets_can_render"]
 
 _DIST = "leccion06-helpers"
 _CHECKED = ("torch", "numpy", "matplotlib", "ipywidgets", "ipython")
@@ -30,6 +31,62 @@ class Finding:
     ok: bool
     message: str
     note: bool = False  # information, neither a success nor a problem
+
+
+def installed_version() -> str | None:
+    """The installed release of helpers (pyproject's version, as packaging recorded it), or None."""
+    try:
+        return metadata.version(_DIST)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def repository_url() -> str | None:
+    """The repository's address, from the installed package's [project.urls] Repository."""
+    try:
+        entries = metadata.metadata(_DIST).get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "repository":
+            return url.strip().rstrip("/")
+    return None
+
+
+class VersionMismatch(Exception):
+    """The installed helpers is not the release a notebook was written with. In IPython it shows as its Spanish
+    message alone (``_render_traceback_``), and it stops "Run all" before a later cell fails obscurely."""
+
+    def __init__(self, wanted: str, installed: str | None):
+        self.wanted, self.installed = wanted, installed
+        repo = repository_url()
+        have = f"tenés instalada la {installed}" if installed else "no encuentro qué versión tenés instalada"
+        fix = ([f'       %pip install -q --force-reinstall --no-deps "leccion06-helpers @ git+{repo}@v{wanted}"',
+                "   y después reiniciá el kernel (en Colab: Entorno de ejecución → Reiniciar sesión) y corré todo de",
+                "   nuevo, desde la primera celda."] if repo else
+               ["       make lab", "   en la carpeta del repositorio (instala la versión de ese repositorio)."])
+        self.lines = [
+            f"⚠️  Este notebook se escribió con helpers {wanted}, pero {have}.",
+            "   Con otra versión, alguna celda de más abajo puede fallar sin que se entienda por qué.",
+            "   Para usar la de este notebook, corré esto en una celda:" if repo else
+            "   Para usar la de este notebook, corré en una terminal:",
+            *fix,
+        ]
+        super().__init__("\n".join(self.lines))
+
+    def _render_traceback_(self) -> list[str]:
+        return self.lines
+
+
+def require(version: str) -> None:
+    """The setup cell's check (a stable contract: every released notebook calls it): the installed helpers is
+    ``version``, or VersionMismatch says how to install it."""
+    if not isinstance(version, str) or not version.strip():
+        raise TypeError(f"require espera la versión como texto, por ejemplo \"1.0.0\"; recibió {version!r}")
+    installed = installed_version()
+    if installed != version.strip():
+        raise VersionMismatch(version.strip(), installed)
 
 
 def supported_ranges() -> dict:
@@ -109,7 +166,8 @@ def check() -> list[Finding]:
     except metadata.PackageNotFoundError:
         return [Finding("helpers", False, "helpers no está instalado como paquete: corré `make lab` "
                                           "(o la primera celda del notebook en Colab).")]
-    found = check_versions(installed, platform.python_version(), ranges, requires_python)
+    found = [Finding("helpers", True, f"helpers {installed_version()}", note=True)]
+    found += check_versions(installed, platform.python_version(), ranges, requires_python)
     for i, f in enumerate(found):
         problem = installed.get(f.name) and import_problem(f.name)
         if problem:

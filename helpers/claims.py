@@ -8,7 +8,6 @@ set, as ``tests/conftest.py`` and ``make execute`` do) it raises ``ClaimFailed``
 from __future__ import annotations
 
 import os
-from importlib import metadata
 
 __all__ = ["STRICT_ENV", "ClaimFailed", "claim"]
 
@@ -24,15 +23,11 @@ def _strict() -> bool:
 
 
 def _issues_url() -> str:
-    """Where to report a problem: the repository of [project.urls] (pyproject), as installed."""
-    try:
-        for entry in metadata.metadata("leccion06-helpers").get_all("Project-URL") or []:
-            label, _, url = entry.partition(",")
-            if label.strip().lower() == "repository":
-                return url.strip().rstrip("/") + "/issues"
-    except metadata.PackageNotFoundError:
-        pass
-    return "el repositorio del curso"
+    """Where to report a problem: the repository's issues (its address from the installed package)."""
+    from .check_env import repository_url
+
+    repo = repository_url()
+    return f"{repo}/issues" if repo else "el repositorio del curso"
 
 
 def _truth(holds) -> bool:

@@ -22,7 +22,7 @@ PUBLIC = [name for name in OURS if not any(part.startswith("_") for part in name
 VALIDATORS = set(importlib.import_module("helpers._checks").__all__)
 # names two public modules still share with different meanings, each until the change that removes it lands;
 # the test fails when one is no longer shared, so the entry goes with it
-KNOWN_CLASHES = {"causal_mask": "helpers.check.causal_mask, a checker, goes with issue 20's rewrite"}
+KNOWN_CLASHES: dict[str, str] = {}  # name -> why two public objects share it (none now)
 
 
 def _module(name):
