@@ -2,7 +2,7 @@
 functions (helpers.layernorm, helpers.sweep.explore).
 
 Only basic widgets (Text, FloatSlider, Button, ToggleButtons, Dropdown, HTML, Image, HBox/VBox) and
-``observe``, which behave the same on ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4). Figures are drawn
+``observe``, which behave the same on ipywidgets 7 (Colab's) and 8 (JupyterLab 4). Figures are drawn
 off-screen (matplotlib's Figure, no pyplot) into an Image widget: an update changes widget state only and
 prints nothing into any cell. Images are drawn at twice the pixels they are shown with, and shown at their
 own width (never stretched to the output area), so their text is sharp on every screen.
