@@ -102,12 +102,9 @@ def runnable(capability: str | None, cap_used: str) -> bool:
 
 
 def native_equivalent() -> str | None:
-    """The grid configuration that native/1 (make nbval) is on this CPU: same kernels, one thread, no AMD path."""
-    native = effective(env_for(None, 1, {}))
-    for name, cap, threads, extra in GRID:
-        if threads == 1 and not extra and cap and effective(env_for(cap, threads, extra)) == native:
-            return name
-    return None
+    """The grid configuration that native/1 (make nbval) is on this CPU: its own kernels, one thread, no AMD path."""
+    cap, _ = effective(env_for(None, 1, {}))
+    return next((name for name, c, threads, extra in GRID if c == cap and threads == 1 and not extra), None)
 
 
 def nbval(notebooks: list[str], names: list[str] | None = None, cores: int | None = None) -> int:

@@ -106,10 +106,22 @@ def test_helpers_under_test_is_the_installed_wheel_where_asked():
 
     import helpers
     where = Path(helpers.__file__).resolve()
-    assert ROOT not in where.parents, f"helpers imported from the checkout ({where}), not the installed wheel"
+    assert where.parent != ROOT / "helpers" and "site-packages" in where.parts, (
+        f"helpers imported from the checkout ({where}), not the installed wheel")
     direct = json.loads(distribution(OWN).read_text("direct_url.json") or "{}")
     assert not direct.get("dir_info", {}).get("editable"), f"helpers is an editable install: {direct}"
     assert direct.get("url", "").endswith(".whl"), f"helpers was not installed from a wheel: {direct}"
+
+
+def test_colabs_environment_has_colabs_versions():
+    """make compat-unit: the environment under test is Colab's, as [tool.leccion06.colab] writes it."""
+    if not os.environ.get("LECCION06_TEST_INSTALLED"):
+        pytest.skip("only in Colab's environment (make test-compat)")
+    import sys
+    from importlib.metadata import version
+    colab = facts.colab_versions()
+    assert "{}.{}".format(*sys.version_info[:2]) == colab.pop("python")
+    assert {name: version(name) for name in colab} == colab
 
 
 # --- the wheel's contents (tests/dist_check.py, run by make dist) -------------------------------------------------
