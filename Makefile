@@ -102,7 +102,7 @@ ci-deps:
 	  echo "apt-get install chromium$$(command -v npm >/dev/null || echo ' nodejs npm')"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
 	    $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; fi
-	@$(CHROMIUM) --version && echo "node $$(node --version), npm $$(npm --version)"
+	@$(CHROMIUM) --version 2>/dev/null && echo "node $$(node --version), npm $$(npm --version)"
 
 # The widgets in JupyterLab 4 / ipywidgets 8, driven in Debian's Chromium; screenshots in artifacts/browser/lab/
 test-browser: install

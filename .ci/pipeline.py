@@ -37,6 +37,7 @@ class Stage:
     result: str = "not run"
     start: float | None = None
     seconds: float = 0.0
+    cpu: float = 0.0  # user + system seconds of the stage and the processes it waited for
     proc: subprocess.Popen | None = field(default=None, repr=False)
 
 
@@ -91,6 +92,16 @@ def covered_by_nbval(all_stages: list[Stage]) -> None:
             s.note = f"the same configuration as the nbval stage on this CPU ({name}): not run twice"
 
 
+def reap(s: Stage, block: bool = False) -> int | None:
+    """The stage's exit code once it has ended (None before), with the CPU time it used (os.wait4)."""
+    pid, status, usage = os.wait4(s.proc.pid, 0 if block else os.WNOHANG)
+    if pid == 0:
+        return None
+    s.cpu = usage.ru_utime + usage.ru_stime
+    s.proc.returncode = os.waitstatus_to_exitcode(status)
+    return s.proc.returncode
+
+
 def fmt(seconds: float) -> str:
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
@@ -138,10 +149,10 @@ def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None)
                 print(f"[{fmt(s.start)}] {s.name}: started ({' '.join(s.command)})", flush=True)
             time.sleep(0.2)
             for s in list(running):
-                rc = s.proc.poll()
+                rc = reap(s)
                 if rc is None and time.monotonic() - t0 - s.start > STAGE_TIMEOUT:
                     os.killpg(s.proc.pid, signal.SIGKILL)
-                    rc = s.proc.wait()
+                    rc = reap(s, block=True)
                     s.note = f"stopped after {STAGE_TIMEOUT // 60} minutes"
                 if rc is not None:
                     running.remove(s)
@@ -153,15 +164,15 @@ def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None)
             os.killpg(s.proc.pid, signal.SIGTERM)
         raise
     total = time.monotonic() - t0
-    print(f"\n{'stage':<20} {'cores':>5} {'start':>6} {'time':>6}  result")
+    print(f"\n{'stage':<20} {'cores':>5} {'start':>6} {'time':>6} {'cpu':>6}  result")
     for s in all_stages:
-        start = fmt(s.start) if s.start is not None else ""
-        time_ = fmt(s.seconds) if s.start is not None else ""
+        ran = s.start is not None
+        start, time_, cpu = (fmt(s.start), fmt(s.seconds), fmt(s.cpu)) if ran else ("", "", "")
         note = f"  ({s.note})" if s.note else ""
-        print(f"{s.name:<20} {s.cores or 'io':>5} {start:>6} {time_:>6}  {s.result}{note}")
+        print(f"{s.name:<20} {s.cores or 'io':>5} {start:>6} {time_:>6} {cpu:>6}  {s.result}{note}")
     ran = [s for s in all_stages if s.start is not None]
-    print(f"wall {fmt(total)}; stage times added up {fmt(sum(s.seconds for s in ran))}; "
-          f"load average at the end {load()}")
+    print(f"wall {fmt(total)}; stage times added up {fmt(sum(s.seconds for s in ran))}, CPU time (user + system) "
+          f"{fmt(sum(s.cpu for s in ran))}; load average at the end {load()}")
     passed = sum(s.result in OK for s in all_stages)
     failed = len(all_stages) - passed
     print(f"stages: {passed} passed, {failed} failed")
