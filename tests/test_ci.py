@@ -42,8 +42,8 @@ def test_pipeline_runs_one_core_stages_side_by_side_and_two_core_stages_alone(tm
 
 def test_pipeline_skips_what_depends_on_a_failure_and_fails_the_run(tmp_path, capsys):
     stages = [Stage("broken", sh("raise SystemExit(3)")), Stage("after", sh("pass"), after=("broken",)),
-              Stage("independent", sh("x = sum(range(3 * 10**6)); print('ran')")), Stage("covered", None, after=("independent",)),
-              Stage("not-covered", None, after=("broken",))]
+              Stage("independent", sh("x = sum(range(3 * 10**6)); print('ran')")),
+              Stage("covered", None, after=("independent",)), Stage("not-covered", None, after=("broken",))]
     assert pipeline.run(stages, cores=2, logs=tmp_path) == 1
     results = {s.name: s.result for s in stages}
     assert results == {"broken": "FAILED (exit 3)", "after": "skipped: broken did not pass", "independent": "passed",
