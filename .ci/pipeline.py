@@ -122,7 +122,8 @@ def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None)
         s.seconds = time.monotonic() - t0 - s.start
         s.result = result
         text = (logs / f"{safe(s.name)}.log").read_text(encoding="utf-8", errors="replace").rstrip()
-        print(f"\n──── {s.name}: {result} in {fmt(s.seconds)} ({' '.join(s.command)})\n{text}", flush=True)
+        print(f"\n──── {s.name}: {result} in {fmt(s.seconds)}, CPU {fmt(s.cpu)}, load {load()} "
+              f"({' '.join(s.command)})\n{text}", flush=True)
 
     try:
         while pending or running:
