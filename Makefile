@@ -1,54 +1,60 @@
 # Two commands for everyone: `make lab` and `make test`. Both build .venv from nothing.
+# Facts (Colab's versions, the torch pin, nbval's flags, the repository) are written once; tests/facts.py reads
+# them for this file, the tests and CI.
 PYTHON ?= python3
+FACTS  := $(PYTHON) tests/facts.py
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Colab's Python and versions (constraints-colab.txt) in a second environment, for make test-compat
+# Colab's environment for make test-compat and make test-browser-classic: Colab's Python and packages
+# ([tool.leccion06.colab] in pyproject.toml), the test tools, and helpers from the wheel (make dist).
 CVENV  := .venv-compat
 CBIN   := $(CVENV)/bin
 CSTAMP := $(CVENV)/.installed
-# Colab's Python: python3.13 on PATH (GitHub: setup-python), else pyenv's; or say PY313=/path/to/python3.13
-PY313  ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13; do \
-            "$$p" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null && { echo "$$p"; break; }; done)
-# What Colab's free CPU runtime has (Aug 2026), before the setup cell installs helpers. When Colab moves,
-# edit this line, run `make lock-compat`, then `make test-compat`.
-COLAB_PINS := torch==2.11.0 ipywidgets==7.7.1 ipykernel==6.17.1 ipython==7.34.0 matplotlib==3.10.0 numpy==2.1.3
-# Classic Notebook 6.5.7 with ipywidgets 7.7.1, ipykernel 6.17.1 and IPython 7.34 (Colab's widget and kernel side), for
-# make test-browser-classic. Pinned by constraints-classic.txt (make lock-classic).
-KVENV  := .venv-classic
-KBIN   := $(KVENV)/bin
-KSTAMP := $(KVENV)/.installed
+CHELPERS := $(CVENV)/.helpers
+COLAB_PYTHON = $(shell $(FACTS) colab-python)
+# Colab's Python: python3.X on PATH (GitHub: setup-python), else pyenv's; or say COLAB_PY=/path/to/python3.X
+COLAB_PY ?= $(shell for p in python$(COLAB_PYTHON) $$HOME/.pyenv/versions/$(COLAB_PYTHON)*/bin/python$(COLAB_PYTHON); do \
+              "$$p" -c 'import sys; assert "%d.%d" % sys.version_info[:2] == "$(COLAB_PYTHON)"' 2>/dev/null \
+              && { echo "$$p"; break; }; done)
 # The static site (make site, make test-site): Jupyter Book 1.x (Sphinx builds offline; 2.x fetches its theme at
 # build time), axe-core for Playwright, in their own environment, pinned by constraints-site.txt (make lock-site).
 SVENV  := .venv-site
 SBIN   := $(SVENV)/bin
 SSTAMP := $(SVENV)/.installed
 SITE_PINS := "jupyter-book<2" axe-playwright-python playwright pytest
-CLASSIC_PINS := notebook==6.5.7 ipywidgets==7.7.1 widgetsnbextension==3.6.1 ipykernel==6.17.1 ipython==7.34.0 torch==2.13.0 pytest playwright
-# The test tools (pyproject's dev extra, read from there so the list is written once)
-DEV_TOOLS   = $(shell $(PYTHON) -c "import shlex, tomllib; \
-                print(' '.join(map(shlex.quote, tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['dev'])))")
-NBVAL  := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600
+SITE_JS := .ci/site/node_modules/mathjax/es5/tex-chtml.js
+# The release artefacts (make dist): sdist and wheel, built, checked, and the wheel's contents checked
+DIST_STAMP := dist/.checked
+CHROMIUM := /usr/bin/chromium
+NEEDS_CHROMIUM = @test -x $(CHROMIUM) || { echo "$(CHROMIUM) is missing: run \`make ci-deps\` (apt-get install \
+                 chromium) once, then this again"; exit 1; }
 # Every claim a notebook checks (helpers.claim) fails hard under make; a learner's own session gets a note.
-# make lab unsets it: JupyterLab is a learner's session.
+# make lab unsets it: JupyterLab is a learner's session. The grid and Colab's kernels inherit it.
 export LECCION06_STRICT = 1
-# Stored outputs are written with one thread; nbval checks them under other counts too.
+# Stored outputs are written with one thread; nbval checks them under other counts too (make test-matrix).
 THREADS ?= 1
+NB ?= $(wildcard notebooks/*.ipynb)
 
-.PHONY: help install lab test lint test-matrix grid-report test-browser test-browser-classic chromium test-compat bench \
-        sweep execute lock lock-compat lock-classic site site-pictures test-site lock-site clean
+.PHONY: help install lab test lint unit nbval test-matrix grid-report ci-deps test-browser test-browser-classic \
+        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep execute lock lock-compat site-env site \
+        site-pictures test-site lock-site clean
 
 help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
-	@echo "make test     crea .venv, instala y corre ruff, los tests y nbval sobre cada notebook"
+	@echo "make test     crea .venv, instala y corre ruff, los tests y nbval sobre cada notebook (de a dos a la vez)"
+	@echo "make nbval NB=notebooks/05_norm_placement.ipynb   nbval estricto sobre un notebook"
+	@echo "make ci-deps  instala Chromium (y nodejs/npm si faltan) con apt-get: lo necesitan los tests de navegador"
 	@echo "make test-browser  prueba los widgets (notebooks 03 y 05) en JupyterLab 4 + Chromium"
-	@echo "make test-browser-classic  lo mismo en Notebook 6.5.7 con ipywidgets 7.7.1, los widgets de Colab"
-	@echo "make test-compat   todo de nuevo con el Python 3.13 y las versiones de Colab (torch 2.11, ipywidgets 7.7.1...)"
+	@echo "make test-browser-classic  lo mismo en el Notebook clásico del entorno de Colab"
+	@echo "make test-compat   los tests y nbval en el entorno de Colab: $(shell $(FACTS) colab-summary)"
+	@echo "make dist     arma el sdist y el wheel, los revisa (twine check) y revisa qué lleva el wheel"
 	@echo "make test-matrix   nbval bajo cada CPU: kernels default/avx2/avx512 x 1, 2 y 4 hilos, y el camino de AMD"
 	@echo "make grid-report   ejecuta los notebooks en cada configuración y lista las líneas impresas que cambian"
 	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas"
 	@echo "make site     arma la lección como sitio web estático en build/site-src/_build/html (sin ejecutar nada)"
 	@echo "make test-site     prueba ese sitio en Chromium: matemática, alt text, nada fuera de 127.0.0.1, axe-core"
+	@echo "bash .ci/run  todo lo anterior, como CI: dos trabajos a la vez y una tabla con el tiempo de cada etapa"
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -63,75 +69,115 @@ lab: install
 	env -u LECCION06_STRICT $(BIN)/jupyter lab --notebook-dir=notebooks $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 lint: install
-	$(BIN)/ruff check helpers tests notebooks benchmarks
+	$(BIN)/ruff check helpers tests notebooks benchmarks .ci/pipeline.py
 
-# One pytest run: unit tests, the notebook hygiene test and strict nbval over every notebook.
+# Lint, then the unit tests and strict nbval side by side: two processes, one core each.
 test: lint
-	OMP_NUM_THREADS=$(THREADS) $(BIN)/pytest tests notebooks --ignore=tests/browser --ignore=tests/site $(NBVAL)
+	@$(MAKE) --no-print-directory -j2 -O unit nbval
+
+# The unit tests (the notebook hygiene, prose-number and exercise tests among them), one thread.
+unit: install
+	OMP_NUM_THREADS=1 $(BIN)/pytest tests --ignore=tests/browser --ignore=tests/site -p no:cacheprovider
+
+# Strict nbval over the stored notebooks, THREADS threads (1), the CPU's own kernels: the grid's runner, with
+# its environment (tests/cpu_grid.py). One notebook: make nbval NB=notebooks/05_norm_placement.ipynb
+nbval: install
+	$(BIN)/python tests/cpu_grid.py nbval --configs native/$(THREADS) $(NB)
 
 # The notebooks under every CPU configuration a learner may have (tests/cpu_grid.py says which):
-# kernels default/avx2/avx512 x 1 and 2 threads, 4 threads once, and AMD's MKL/oneDNN path.
+# kernels default/avx2/avx512 x 1 and 2 threads, 4 threads once, and AMD's MKL/oneDNN path. One-thread
+# configurations run two at a time. Some of them: make test-matrix CONFIGS=default/1,avx2/2
 test-matrix: install
-	$(BIN)/python tests/cpu_grid.py nbval
+	$(BIN)/python tests/cpu_grid.py nbval $(if $(CONFIGS),--configs $(CONFIGS))
 
 # What moves between those configurations: every printed line that differs (ignored cells too).
 # make grid-report NB=notebooks/05_norm_placement.ipynb
 grid-report: install
 	$(BIN)/python tests/cpu_grid.py report $(NB)
 
-# Colab's environment, rebuilt as Colab has it: Python 3.13 with Colab's packages (and the test tools),
-# then helpers installed the way the setup cell does (not editable, no -U, no constraints), which must
-# change none of what was there; then every unit test and notebook against the same stored outputs.
+# What the browser and site tests need from Debian, installed with apt-get: Chromium, and nodejs/npm where
+# missing. Its own target, called by .ci/run: no test target installs anything system-wide.
+ci-deps:
+	@if [ ! -x $(CHROMIUM) ] || ! command -v npm >/dev/null; then \
+	  echo "apt-get install chromium$$(command -v npm >/dev/null || echo ' nodejs npm')"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	    $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; fi
+	@$(CHROMIUM) --version 2>/dev/null && echo "node $$(node --version), npm $$(npm --version)"
+
+# The widgets in JupyterLab 4 / ipywidgets 8, driven in Debian's Chromium; screenshots in artifacts/browser/lab/
+test-browser: install
+	$(NEEDS_CHROMIUM)
+	$(BIN)/pytest tests/browser -v -p no:cacheprovider
+
+# sdist and wheel (python -m build), twine check, and what the wheel carries: helpers with its data, nothing else.
+$(DIST_STAMP): $(STAMP) pyproject.toml README.md $(shell find helpers -name '*.py' -o -name '*.json')
+	rm -rf dist
+	$(BIN)/python -m build -q --outdir dist .
+	$(BIN)/twine check --strict dist/*
+	$(BIN)/python tests/dist_check.py dist
+	touch $@
+
+dist: $(DIST_STAMP)
+
+# Colab's environment, as Colab has it: its Python and packages, plus the test tools around them
+# (constraints-colab.txt, make lock-compat), with no helpers yet. Its torch is PyPI's, as Colab's is (a CPU
+# index in PIP_EXTRA_INDEX_URL, for .venv's torch, would give it a CPU build instead).
 $(CSTAMP): pyproject.toml constraints-colab.txt
-	@test -n "$(PY313)" || { echo "make test-compat needs Python 3.13, Colab's: pyenv install 3.13, or PY313=/path/to/python3.13"; exit 1; }
+	@test -n "$(COLAB_PY)" || { echo "make test-compat needs Python $(COLAB_PYTHON), Colab's: pyenv install \
+	  $(COLAB_PYTHON), or COLAB_PY=/path/to/python$(COLAB_PYTHON)"; exit 1; }
 	rm -rf $(CVENV)
-	$(PY313) -m venv $(CVENV)
-	$(CBIN)/python -m pip install -q -c constraints-colab.txt $(COLAB_PINS) $(DEV_TOOLS)
+	$(COLAB_PY) -m venv $(CVENV)
+	env -u PIP_EXTRA_INDEX_URL $(CBIN)/python -m pip install -q -c constraints-colab.txt \
+	  $(shell $(FACTS) colab-packages) $(shell $(FACTS) colab-browser) $(shell $(FACTS) extra test)
 	$(CBIN)/python -m pip freeze > $(CVENV)/before.txt
-	$(CBIN)/python -m pip install -q .
-	$(CBIN)/python -m pip freeze --exclude leccion06-helpers > $(CVENV)/after.txt
-	@diff $(CVENV)/before.txt $(CVENV)/after.txt || { echo "installing helpers changed Colab's packages (diff above)"; exit 1; }
-	@echo "installing helpers changed none of the $$(wc -l < $(CVENV)/before.txt) packages already there"
 	$(CBIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 
-test-compat: $(CSTAMP)
-	$(CBIN)/python -m pip install -q --no-deps --force-reinstall .   # this checkout's helpers, not a stale copy
-	cd /tmp && $(CURDIR)/$(CBIN)/python -c "import sys, ipywidgets, IPython, ipykernel, matplotlib, numpy, torch, helpers; \
-	  print('compat: Python', sys.version.split()[0], 'torch', torch.__version__, 'ipywidgets', ipywidgets.__version__, \
-	  'IPython', IPython.__version__, 'ipykernel', ipykernel.__version__, 'matplotlib', matplotlib.__version__, \
-	  'numpy', numpy.__version__, '| helpers from', helpers.__path__[0]); \
-	  assert 'site-packages' in helpers.__path__[0], 'helpers must be the installed copy, not the checkout'"
-	OMP_NUM_THREADS=$(THREADS) $(CBIN)/pytest tests notebooks --ignore=tests/browser --ignore=tests/site -p no:cacheprovider $(NBVAL)
+compat-env: $(CSTAMP)
 
-# Notebook 03's widgets in a real JupyterLab + Debian's Chromium (installed with apt-get if missing).
-chromium:
-	@test -x /usr/bin/chromium || { echo "installing Debian's chromium"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
-
-# The widgets in JupyterLab 4 / ipywidgets 8, driven in Debian's Chromium; screenshots in artifacts/browser/lab/
-test-browser: install chromium
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,browser]'
-	$(BIN)/pytest tests/browser -v
-
-# The same test in classic Notebook 6.5.7 / ipywidgets 7.7.1 (Colab's widgets); artifacts/browser/classic/
-$(KSTAMP): pyproject.toml constraints-classic.txt
-	rm -rf $(KVENV)
-	$(PYTHON) -m venv $(KVENV)
-	$(KBIN)/python -m pip install -q -c constraints-classic.txt $(CLASSIC_PINS) -e .
-	$(KBIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+# Then helpers from the wheel, the way a notebook's setup cell installs it (not editable, no -U, no
+# constraints), which must change none of what was there; the tests then import that installed copy.
+$(CHELPERS): $(CSTAMP) $(DIST_STAMP)
+	$(CBIN)/python -m pip uninstall -q -y leccion06-helpers 2>/dev/null || true
+	$(CBIN)/python -m pip install -q dist/*.whl
+	$(CBIN)/python -m pip freeze --exclude leccion06-helpers > $(CVENV)/after.txt
+	@diff $(CVENV)/before.txt $(CVENV)/after.txt || { echo "installing helpers changed Colab's packages (diff above)"; exit 1; }
+	@echo "installing helpers changed none of the $$(wc -l < $(CVENV)/before.txt) packages already there"
+	cd /tmp && $(CURDIR)/$(CBIN)/python -c "import sys, helpers; from importlib import metadata as m; \
+	  print('compat: Python', sys.version.split()[0], *(f'{n} {m.version(n)}' for n in \
+	  ('torch', 'ipywidgets', 'ipython', 'ipykernel', 'matplotlib', 'numpy', 'notebook')), '| helpers from', helpers.__path__[0]); \
+	  assert 'site-packages' in helpers.__path__[0], 'helpers must be the installed wheel, not the checkout'"
 	touch $@
 
-test-browser-classic: $(KSTAMP) chromium
-	$(KBIN)/pytest tests/browser -v -p no:cacheprovider
+compat-helpers: $(CHELPERS)
 
-lock-classic:
-	rm -rf $(KVENV) && $(PYTHON) -m venv $(KVENV)
-	$(KBIN)/python -m pip install -q $(CLASSIC_PINS) -e .
-	{ echo "# Classic Notebook 6.5.7 + ipywidgets 7.7.1 (Colab's widget front end) with torch 2.13.0 CPU, for"; \
-	  echo "# make test-browser-classic. Regenerate: make lock-classic."; \
-	  $(KBIN)/python -m pip freeze --exclude leccion06-helpers | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints-classic.txt
-	rm -rf $(KVENV)
+# Every unit test and strict nbval over every notebook in Colab's environment, side by side.
+test-compat: $(CHELPERS)
+	@$(MAKE) --no-print-directory -j2 -O compat-unit compat-nbval
+
+compat-unit: $(CHELPERS)
+	OMP_NUM_THREADS=1 LECCION06_TEST_INSTALLED=1 $(CBIN)/pytest tests --ignore=tests/browser --ignore=tests/site \
+	  -p no:cacheprovider
+
+compat-nbval: $(CHELPERS)
+	$(CBIN)/python tests/cpu_grid.py nbval --configs native/$(THREADS) $(NB)
+
+# The browser test in Colab's environment: classic Notebook with Colab's ipywidgets; artifacts/browser/classic/
+test-browser-classic: $(CHELPERS)
+	$(NEEDS_CHROMIUM)
+	$(CBIN)/pytest tests/browser -v -p no:cacheprovider
+
+# Re-resolve constraints-colab.txt around Colab's versions, with Colab's Python. The lock leaves Colab's own
+# packages out: pyproject's [tool.leccion06.colab] is where they are written.
+lock-compat:
+	@test -n "$(COLAB_PY)" || { echo "make lock-compat needs Python $(COLAB_PYTHON): pyenv install $(COLAB_PYTHON), or COLAB_PY=..."; exit 1; }
+	rm -rf $(CVENV) && $(COLAB_PY) -m venv $(CVENV)
+	env -u PIP_EXTRA_INDEX_URL $(CBIN)/python -m pip install -q $(shell $(FACTS) colab-packages) \
+	  $(shell $(FACTS) colab-browser) '.[test]'
+	{ echo "# What Colab's environment (make test-compat) resolves around Colab's own versions, which are not here:"; \
+	  echo "# they are [tool.leccion06.colab] in pyproject.toml. Regenerate: make lock-compat."; \
+	  $(CBIN)/python -m pip freeze --exclude leccion06-helpers $(shell $(FACTS) colab-excludes); } > constraints-colab.txt
+	rm -rf $(CVENV)
 
 # The lesson as a static website, from the stored outputs (nothing runs): build/site-src/_build/html.
 # MathJax comes from npm (.ci/site/package-lock.json) and is served from the site itself.
@@ -141,13 +187,14 @@ $(SSTAMP): constraints-site.txt
 	$(SBIN)/python -m pip install -q -c constraints-site.txt $(SITE_PINS)
 	touch $@
 
-.ci/site/node_modules/mathjax/es5/tex-chtml.js: .ci/site/package-lock.json
-	@command -v npm >/dev/null || { echo "installing Debian's nodejs and npm"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }
+$(SITE_JS): .ci/site/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: run \`make ci-deps\` (apt-get install nodejs npm)"; exit 1; }
 	cd .ci/site && npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
 
-site: $(SSTAMP) .ci/site/node_modules/mathjax/es5/tex-chtml.js
+site-env: $(SSTAMP) $(SITE_JS)
+
+site: site-env
 	$(SBIN)/python .ci/site/prepare.py
 	cd build/site-src && ../../$(SBIN)/jupyter-book build --warningiserror --keep-going . >/dev/null
 	cp notebooks/*.ipynb build/site-src/_build/html/_sources/notebooks/  # the download is the notebook as stored
@@ -161,7 +208,8 @@ site-pictures:
 	cp artifacts/browser/lab/4_explorador_24_capas_warmup_200.png .ci/site/widgets/explorador.png
 
 # Every page in Debian's Chromium: math rendered, alt text, no request off 127.0.0.1, Colab button, axe-core.
-test-site: site chromium
+test-site: site
+	$(NEEDS_CHROMIUM)
 	$(SBIN)/pytest tests/site -v -p no:cacheprovider
 
 lock-site:
@@ -183,11 +231,10 @@ sweep: install
 # Re-run notebooks top to bottom in a fresh kernel and store their outputs; an exercise's answer (cells tagged
 # exercise-answer) is stored without its output, so the learner sees it only when they run it.
 # make execute NB=notebooks/01_ffn.ipynb   (default: all of them)
-NB ?= $(wildcard notebooks/*.ipynb)
 execute: install
 	for nb in $(NB); do \
 	  OMP_NUM_THREADS=$(THREADS) $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.timeout=900 --ExecutePreprocessor.store_widget_state=False \
+	    --ExecutePreprocessor.timeout=$(shell $(FACTS) cell-timeout) --ExecutePreprocessor.store_widget_state=False \
 	    --ExecutePreprocessor.record_timing=False \
 	    --NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor "$$nb" || exit 1; \
 	  $(BIN)/python -c "import nbformat, sys; nb = nbformat.read(sys.argv[1], 4); \
@@ -197,19 +244,8 @@ execute: install
 
 # Refresh constraints.txt from the current .venv (after changing pyproject.toml ranges).
 lock: install
-	{ echo "# Pinned versions for CI and make (pip -c). Regenerate: make lock. torch==2.13.0 is the CPU build."; \
+	{ echo "# Pinned versions for CI and make (pip -c). Regenerate: make lock. torch is the CPU build."; \
 	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints.txt
 
-# Re-resolve constraints-colab.txt around COLAB_PINS (at the top), with Colab's Python.
-lock-compat:
-	@test -n "$(PY313)" || { echo "make lock-compat needs Python 3.13: pyenv install 3.13, or PY313=..."; exit 1; }
-	rm -rf $(CVENV) && $(PY313) -m venv $(CVENV)
-	printf '%s\n' $(COLAB_PINS) > $(CVENV)/pins.txt
-	$(CBIN)/python -m pip install -q -c $(CVENV)/pins.txt '.[dev]'
-	{ echo "# Colab's Python 3.13 and its torch, ipywidgets, ipykernel, IPython, matplotlib and numpy (Aug 2026),"; \
-	  echo "# everything else pinned as resolved around them. Used by make test-compat. Regenerate: make lock-compat."; \
-	  $(CBIN)/python -m pip freeze --exclude leccion06-helpers; } > constraints-colab.txt
-	rm -rf $(CVENV)
-
 clean:
-	rm -rf $(VENV) $(CVENV) $(KVENV) $(SVENV) build .pytest_cache .ruff_cache artifacts
+	rm -rf $(VENV) $(CVENV) $(SVENV) build dist .pytest_cache .ruff_cache artifacts

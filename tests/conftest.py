@@ -1,12 +1,12 @@
-"""Shared fixtures: the repository root, its notebooks and the URL written once in pyproject."""
+"""Shared fixtures: the repository root, its notebooks and the URL written once in pyproject (tests/facts.py)."""
 
 from __future__ import annotations
 
 import json
 import os
-import tomllib
 from pathlib import Path
 
+import facts
 import pytest
 
 # Every claim a notebook makes fails hard under the suite (nbval's kernels inherit this); a learner's
@@ -17,16 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def repo_url() -> str:
-    """The repository URL, from pyproject's [project.urls] (the one place it is written)."""
-    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return meta["project"]["urls"]["Repository"].rstrip("/")
+repo_url = facts.repository  # the repository URL, from pyproject's [project.urls] (the one place it is written)
 
 
 def colab_url(notebook: Path) -> str:
     """'Open in Colab' address of a notebook of this repository (main branch)."""
-    gh = repo_url().removeprefix("https://github.com/")
-    return f"https://colab.research.google.com/github/{gh}/blob/main/notebooks/{notebook.name}"
+    return facts.colab_url(notebook.name)
 
 
 def load(notebook: Path) -> dict:

@@ -1,18 +1,24 @@
 """The notebooks under the CPU grid learners have (kernels x threads x BLAS path).
 
-    python tests/cpu_grid.py nbval             # strict nbval per configuration (make test-matrix)
-    python tests/cpu_grid.py report [NB ...]   # execute per configuration, print every output line
-                                               # that differs between them (make grid-report)
+    python tests/cpu_grid.py nbval [--configs A,B] [NB ...]   # strict nbval per configuration (make test-matrix)
+    python tests/cpu_grid.py report [NB ...]                  # execute per configuration, print every output line
+                                                              # that differs between them (make grid-report)
+    python tests/cpu_grid.py native-equivalent                # the grid configuration that make nbval already is
 
 PyTorch picks its CPU kernels at start-up; ATEN_CPU_CAPABILITY forces a set (default, avx2, avx512) and
 OMP_NUM_THREADS the thread count. AMD CPUs run MKL and oneDNN on their AVX2 path, which
 MKL_ENABLE_INSTRUCTIONS / ONEDNN_MAX_CPU_ISA reproduce on any x86 CPU. A configuration the CPU cannot
-run (avx512 without AVX-512) is reported as skipped, never silently run with other kernels.
+run (avx512 without AVX-512) is reported as skipped, never silently run with other kernels. "native/N" is the
+CPU's own kernels with N threads: make nbval (native/1) and make test-compat run it.
 
 PyTorch caps OMP_NUM_THREADS at the number of cores, so on a 2-core machine "4 threads" would quietly
 run 2. A configuration with more threads than cores gets a sitecustomize that calls
 torch.set_num_threads(n) in every Python process it starts (kernels included), and each configuration
 prints the thread count torch really used.
+
+Configurations run side by side while their threads fit in the cores (two one-thread configurations on two
+cores); each one's pytest output is printed when it ends. Every kernel runs with LECCION06_STRICT=1, so a
+claim that fails in a notebook fails its configuration, however the grid was started.
 """
 
 from __future__ import annotations
@@ -26,9 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from facts import CELL_TIMEOUT, NBVAL
+
 ROOT = Path(__file__).resolve().parent.parent
-NBVAL = ["--nbval", "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
-         "--nbval-cell-timeout=900", "-p", "no:cacheprovider"]
 AMD = {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2"}
 
 # (name, ATEN_CPU_CAPABILITY or None for the CPU's best, threads, extra environment)
@@ -51,6 +57,17 @@ if os.environ.get("CPU_GRID_THREADS"):
 """
 
 
+def config(name: str) -> tuple[str, str | None, int, dict]:
+    """A grid configuration by name, or native/N: the CPU's own kernels with N threads."""
+    for row in GRID:
+        if row[0] == name:
+            return row
+    kind, _, threads = name.partition("/")
+    if kind == "native" and threads.isdigit() and int(threads) > 0:
+        return name, None, int(threads), {}
+    raise SystemExit(f"unknown configuration {name!r}: use native/N or one of {', '.join(g[0] for g in GRID)}")
+
+
 @functools.cache
 def _force_threads_dir() -> str:
     """One temporary folder with the sitecustomize, shared by every configuration that needs it."""
@@ -62,7 +79,8 @@ def _force_threads_dir() -> str:
 def env_for(capability: str | None, threads: int, extra: dict) -> dict:
     env = {k: v for k, v in os.environ.items()
            if k not in ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "CPU_GRID_THREADS")}
-    env.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads), PYTHONHASHSEED="0", **extra)
+    env.update(OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads), PYTHONHASHSEED="0",
+               LECCION06_STRICT="1", **extra)
     if capability:
         env["ATEN_CPU_CAPABILITY"] = capability
     if threads > (os.cpu_count() or 1):  # torch would cap it at the core count: force it
@@ -79,31 +97,56 @@ def effective(env: dict) -> tuple[str, int]:
     return cap.lower(), int(threads)
 
 
-def runnable(capability: str | None, env: dict) -> bool:
-    return capability in (None, "default") or effective(env)[0] == capability
+def runnable(capability: str | None, cap_used: str) -> bool:
+    return capability in (None, "default") or cap_used == capability
 
 
-def nbval(notebooks: list[str]) -> int:
-    rows, failed = [], []
-    for name, cap, threads, extra in GRID:
+def native_equivalent() -> str | None:
+    """The grid configuration that native/1 (make nbval) is on this CPU: its own kernels, one thread, no AMD path."""
+    cap, _ = effective(env_for(None, 1, {}))
+    return next((name for name, c, threads, extra in GRID if c == cap and threads == 1 and not extra), None)
+
+
+def nbval(notebooks: list[str], names: list[str] | None = None, cores: int | None = None) -> int:
+    """Strict nbval over ``notebooks`` under each configuration, as many side by side as the cores hold."""
+    cores = cores or os.cpu_count() or 1
+    todo, rows, failed = [], {}, []
+    for name, cap, threads, extra in (config(n) for n in names) if names else GRID:
         env = env_for(cap, threads, extra)
-        if not runnable(cap, env):
-            rows.append((name, "skipped: this CPU cannot run these kernels", 0.0))
-            continue
         cap_used, threads_used = effective(env)
+        if not runnable(cap, cap_used):
+            rows[name] = ("skipped: this CPU cannot run these kernels", 0.0)
+            continue
         assert threads_used == threads, f"{name}: torch ran {threads_used} threads, not {threads}"
-        print(f"\n=== {name}: kernels {cap_used}, {threads_used} thread(s) {extra or ''}", flush=True)
-        t0 = time.perf_counter()
-        rc = subprocess.run([sys.executable, "-m", "pytest", "-q", *notebooks, *NBVAL], env=env, cwd=ROOT).returncode
-        rows.append((name, "passed" if rc == 0 else f"FAILED (pytest exit {rc})", time.perf_counter() - t0))
-        if rc:
-            failed.append(name)
-    print("\nCPU grid, strict nbval over", " ".join(Path(n).name for n in notebooks))
-    for name, verdict, secs in rows:
+        todo.append((name, env, min(threads, cores), f"kernels {cap_used}, {threads_used} thread(s) {extra or ''}"))
+    todo.sort(key=lambda t: t[2])  # one-thread configurations first, two at a time
+    running: list[tuple] = []
+    while todo or running:
+        while todo and todo[0][2] <= cores - sum(r[2] for r in running):
+            name, env, need, what = todo.pop(0)
+            log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+            cmd = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", *notebooks, *NBVAL]
+            proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+            running.append((name, proc, need, what, log, time.perf_counter()))
+            print(f"=== {name}: {what}: started", flush=True)
+        time.sleep(0.2)
+        for item in [r for r in running if r[1].poll() is not None]:
+            running.remove(item)
+            name, proc, _, what, log, t0 = item
+            log.seek(0)
+            print(f"\n=== {name}: {what}\n{log.read().rstrip()}", flush=True)
+            log.close()
+            rows[name] = ("passed" if proc.returncode == 0 else f"FAILED (pytest exit {proc.returncode})",
+                          time.perf_counter() - t0)
+            if proc.returncode:
+                failed.append(name)
+    label = "grid" if len(rows) > 1 else "nbval"
+    print(f"\n{'CPU grid' if len(rows) > 1 else 'nbval'}, strict nbval over", " ".join(Path(n).name for n in notebooks))
+    for name, (verdict, secs) in rows.items():
         print(f"  {name:<12} {verdict:<45} {secs:6.0f} s")
-    passed = sum(v == "passed" for _, v, _ in rows)
-    skipped = sum(v.startswith("skipped") for _, v, _ in rows)
-    print(f"grid: {passed} passed, {len(failed)} failed" + (f", {skipped} skipped" if skipped else ""))
+    passed = sum(v == "passed" for v, _ in rows.values())
+    skipped = sum(v.startswith("skipped") for v, _ in rows.values())
+    print(f"{label}: {passed} passed, {len(failed)} failed" + (f", {skipped} skipped" if skipped else ""))
     return 1 if failed else 0
 
 
@@ -135,7 +178,7 @@ def report(notebooks: list[str]) -> int:
     results: dict[str, dict[str, dict]] = {}
     for name, cap, threads, extra in GRID:
         env = env_for(cap, threads, extra)
-        if not runnable(cap, env):
+        if not runnable(cap, effective(env)[0]):
             print(f"{name}: skipped (this CPU cannot run these kernels)")
             continue
         for nb in notebooks:
@@ -143,7 +186,7 @@ def report(notebooks: list[str]) -> int:
             dest.parent.mkdir(parents=True, exist_ok=True)
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
-                            "--allow-errors", "--ExecutePreprocessor.timeout=900", "--output", str(dest),
+                            "--allow-errors", f"--ExecutePreprocessor.timeout={CELL_TIMEOUT}", "--output", str(dest),
                             str(ROOT / nb)], env=env, check=True, capture_output=True)
             print(f"{name}: {Path(nb).name} in {time.perf_counter() - t0:.0f} s", flush=True)
             results.setdefault(nb, {})[name] = output_lines(dest)
@@ -162,13 +205,19 @@ def report(notebooks: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    mode, notebooks = (argv[0] if argv else "nbval"), argv[1:]
-    notebooks = notebooks or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.ipynb"))
+    mode, args = (argv[0] if argv else "nbval"), argv[1:]
+    names = None
+    if args[:1] == ["--configs"]:
+        names, args = [n for n in args[1].split(",") if n], args[2:]
+    notebooks = args or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.ipynb"))
     if mode == "nbval":
-        return nbval(notebooks)
+        return nbval(notebooks, names)
     if mode == "report":
         return report(notebooks)
-    raise SystemExit(f"unknown mode {mode!r}: use nbval or report")
+    if mode == "native-equivalent":
+        print(native_equivalent() or "")
+        return 0
+    raise SystemExit(f"unknown mode {mode!r}: use nbval, report or native-equivalent")
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 interactions and notebook 05's sweep explorer.
 
 Two front ends, one test: `make test-browser` runs it in JupyterLab 4 with ipywidgets 8 (.venv), and
-`make test-browser-classic` in classic Notebook 6.5.7 with ipywidgets 7.7.1 (.venv-classic), which is what
-Colab's widgets are. Each server runs on loopback over temporary copies of the notebooks (the repository's
-files are never saved over) and is stopped at the end, also when the test fails. Screenshots go to
-artifacts/browser/<front end>/.
+`make test-browser-classic` in Colab's environment (.venv-compat: its classic Notebook and ipywidgets 7, as
+pyproject's [tool.leccion06.colab] has them). Each server runs on loopback over temporary copies of the
+notebooks (the repository's files are never saved over) and is stopped at the end, also when the test fails.
+Screenshots go to artifacts/browser/<front end>/.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def _run_all(page, url: str, last_output: str, timeout_s: int, during: str | Non
         page.wait_for_function("() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel"
                                " && Jupyter.notebook.kernel.is_connected()", timeout=60_000)
         # ipywidgets 7's manager first restores the kernel's widgets (over the "jupyter.widget.control" comm,
-        # which ipywidgets 7.7.1's kernel side lacks: it says so and falls back). A widget displayed before
+        # which Colab's ipywidgets 7 kernel side lacks: it says so and falls back). A widget displayed before
         # that ends stays hidden, so wait for it, as a learner who runs a cell a few seconds later does.
         deadline = time.monotonic() + 30
         while not any("jupyter.widget.control" in m for m in CONSOLE) and time.monotonic() < deadline:

@@ -12,10 +12,10 @@ import functools
 import http.server
 import json
 import threading
-import tomllib
 from pathlib import Path
 
 import pytest
+from facts import repository
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,11 +23,6 @@ SITE = ROOT / "build" / "site-src" / "_build" / "html"
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "artifacts" / "site"
 PAGES = ["index.html"] + [f"notebooks/{p.stem}.html" for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
-
-
-def repository() -> str:
-    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return meta["project"]["urls"]["Repository"].rstrip("/")
 
 
 @pytest.fixture(scope="module")
