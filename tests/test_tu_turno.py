@@ -19,7 +19,7 @@ import nbclient
 import nbformat
 import pytest
 import torch
-import torch.nn.functional as F  # noqa: N812
+import torch.nn.functional as F
 from conftest import NOTEBOOKS, ROOT
 from torch import nn
 
@@ -58,7 +58,7 @@ def verdict_for(code: str, name: str, learner: str, where: str):
     filename = f"<{where}>"
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     namespace = {"torch": torch, "nn": nn, "F": F, "helpers": helpers}
-    exec(compile(code, filename, "exec"), namespace)  # noqa: S102 - the notebook's own stub cell
+    exec(compile(code, filename, "exec"), namespace)  # the notebook's own stub cell
     return getattr(check, name)(namespace[learner])
 
 

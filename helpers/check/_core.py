@@ -187,7 +187,7 @@ def _call(fn, *args, **kwargs):
         raise _TooSlow(_TIME_LIMIT_S) from None
     except NotImplementedError as e:
         raise _NotAttempted() from e
-    except Exception as e:  # noqa: BLE001 - anything the learner's code raises is reported, never propagated
+    except Exception as e:  # anything the learner's code raises is reported, never propagated
         return _Raised(e, _learner_frame(e.__traceback__))
 
 
@@ -466,7 +466,7 @@ def _same(a, b, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
         return len(a) == len(b) and all(_same(x, y, rtol, atol) for x, y in zip(a, b))
     try:
         return bool(a == b)
-    except Exception:  # noqa: BLE001
+    except Exception:  # a probe that fails is no answer
         return False
 
 
@@ -693,7 +693,7 @@ class Exercise:
             verdict = Verdict(self.name, "wrong", f"Tu código no terminó en {_num(float(e.seconds))} segundos{where} y "
                                                   "lo corté. ¿Hay un bucle que no termina (un while cuya condición "
                                                   f"nunca cambia)?\n{self._hint_line}", "timeout")
-        except Exception as e:  # noqa: BLE001 - a checker's own failure must not look like the learner's
+        except Exception as e:  # a checker's own failure must not look like the learner's
             verdict = Verdict(self.name, "wrong", f"El checker no pudo evaluar tu respuesta ({type(e).__name__}: "
                                                   f"{e}). Revisá que sea lo que pide el enunciado; si lo es, avisanos.",
                               "checker_error")

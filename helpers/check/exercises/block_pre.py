@@ -9,7 +9,7 @@ import copy
 import types
 
 import torch
-import torch.nn.functional as F  # noqa: N812 - the name the notebooks use
+import torch.nn.functional as F  # the name the notebooks use
 from torch import nn
 
 from .._core import (

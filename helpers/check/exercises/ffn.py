@@ -5,7 +5,7 @@ three sizes, so a size written as a fixed number shows."""
 from __future__ import annotations
 
 import torch
-import torch.nn.functional as F  # noqa: N812 - the name the notebooks use
+import torch.nn.functional as F  # the name the notebooks use
 from torch import nn
 
 from .._core import (

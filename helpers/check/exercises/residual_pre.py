@@ -4,7 +4,7 @@ and its output is added to the stream as it was. Checked by ``helpers.check.resi
 from __future__ import annotations
 
 import torch
-import torch.nn.functional as F  # noqa: N812 - the name the notebooks use
+import torch.nn.functional as F  # the name the notebooks use
 from torch import nn
 
 from .._core import Exercise, _Gallery, _generator, _Probe, _tensor_difference
