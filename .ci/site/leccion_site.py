@@ -6,8 +6,8 @@
   name in Chromium, so "¿Para qué está $\\varepsilon$?" was read "¿Para qué está ?". Simple TeX (Greek letters,
   hats, subscripts, a few operators) becomes Unicode text, in the page and in every table of contents;
   anything else keeps MathJax and gets its TeX as visually hidden text.
-- After the build: only the MathJax the pages load (tex-chtml.js, its fonts and the TeX extensions it may
-  autoload) goes into _static/mathjax/. Jupyter Book 1.x adds a <script> for every .js under the book's
+- After the build: only the MathJax the pages load (its loader, four components, their fonts and the TeX
+  extensions it may autoload) goes into _static/mathjax/. Jupyter Book 1.x adds a <script> for every .js under the book's
   _static/, so the whole distribution there meant ~70 scripts and 22 MB per page.
 - After the build: a few fixed strings of the theme's markup that no setting reaches, replaced; each
   replacement must match, so a theme update that moves them fails the build instead of going unnoticed.
@@ -29,8 +29,9 @@ GREEK = {name: chr(cp) for name, cp in [
     ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3D5), ("varphi", 0x3C6), ("chi", 0x3C7),
     ("psi", 0x3C8), ("omega", 0x3C9), ("Gamma", 0x393), ("Delta", 0x394), ("Theta", 0x398),
     ("Lambda", 0x39B), ("Sigma", 0x3A3), ("Phi", 0x3A6), ("Psi", 0x3A8), ("Omega", 0x3A9)]}
-SYMBOLS = {"cdot": "·", "times": "×", "odot": "⊙", "sqrt": "√", "approx": "≈", "le": "≤", "leq": "≤",
+SYMBOLS = {"cdot": "·", "times": "×", "odot": "⊙", "approx": "≈", "le": "≤", "leq": "≤",
            "ge": "≥", "geq": "≥", "infty": "∞", "to": "→", "rightarrow": "→", "pm": "±", "top": "ᵀ", **GREEK}
+BINARY = {"cdot", "times", "odot", "approx", "le", "leq", "ge", "geq", "to", "rightarrow", "pm"}
 SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
 SUP = dict(zip("0123456789+-=()inT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ"))
 TOKEN = re.compile(r"\\hat\{(\w)\}|\\hat\s*(\w)|\\([A-Za-z]+)\s*|([_^])\{([^{}]*)\}|([_^])(\w)|(\s+)|(.)")
@@ -45,7 +46,7 @@ def tex_to_text(tex: str) -> str | None:
             out.append((hat1 or hat2) + "\u0302")
         elif command:
             if command in SYMBOLS:
-                out.append(SYMBOLS[command])
+                out.append(f" {SYMBOLS[command]} " if command in BINARY else SYMBOLS[command])
             elif command in ("mathrm", "text", "left", "right", "big", "Big", ","):
                 continue
             else:
@@ -66,7 +67,7 @@ def tex_to_text(tex: str) -> str | None:
             out.append(char)
         else:
             return None
-    return "".join(out)
+    return " ".join("".join(out).split())
 
 
 def math_in_titles(app, doctree) -> None:
@@ -117,6 +118,12 @@ def spanish_buttons(app, pagename, templatename, context, doctree) -> None:
     context["header_buttons"] = keep
 
 
+# What the pages load from npm's mathjax/es5 (the loader and the components _config.yml names, then the fonts
+# CHTML asks for, and the TeX packages \require or autoload may fetch); make test-site fails on any 404.
+MATHJAX_COMPONENTS = ["startup.js", "core.js", "input/tex.js", "output/chtml.js", "output/chtml/fonts/tex.js",
+                      "a11y/assistive-mml.js"]
+MATHJAX_FOLDERS = ["output/chtml/fonts/woff-v2", "input/tex/extensions"]
+
 # (file glob, the theme's markup as a regular expression, replacement): what no configuration reaches
 REPLACEMENTS = [
     # the print-only table of contents' landmark, named in English in sphinx-book-theme's layout.html
@@ -146,8 +153,10 @@ def finish(app, exception) -> None:
     if dst.exists():
         shutil.rmtree(dst)
     dst.mkdir(parents=True)
-    shutil.copy2(src / "tex-chtml.js", dst / "tex-chtml.js")
-    for sub in ("output/chtml/fonts/woff-v2", "input/tex/extensions"):
+    for component in MATHJAX_COMPONENTS:
+        (dst / component).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src / component, dst / component)
+    for sub in MATHJAX_FOLDERS:
         shutil.copytree(src / sub, dst / sub)
     for pattern, old, new in REPLACEMENTS:
         hits = 0

@@ -22,52 +22,68 @@
   }
 
   /* 2. Anything wider than its column (a formula, a code line, a table, an output) scrolls inside its own box,
-   * which then is a keyboard stop with a name and shows a shadow on the side where there is more. */
+   * which then is a keyboard stop with a name, in a frame that shades the side where there is more (a shade
+   * over the content, so a table's cell backgrounds do not hide it). */
   var WIDE = [
-    "article mjx-container[display='true']",   // display math
-    "article mjx-container:not([display])",     // inline math wider than the column
-    "article div.math",
-    "article pre",
-    "article .cell_output .output",
-    "article .pst-scrollable-table-container",
-    "article .widget-picture",
+    "main mjx-container[display='true']",   // display math
+    "main mjx-container:not([display])",     // inline math wider than the column
+    "main pre",
+    "main .cell_output .output",
+    "main .pst-scrollable-table-container",
   ].join(", ");
+
+  function frame(el) {
+    var f = el.parentElement;
+    if (!f.classList.contains("leccion-marco")) {
+      f = document.createElement(el.tagName === "MJX-CONTAINER" && !el.hasAttribute("display") ? "span" : "div");
+      f.className = "leccion-marco";
+      el.parentNode.insertBefore(f, el);
+      f.appendChild(el);
+    }
+    return f;
+  }
 
   function markScrollables() {
     document.querySelectorAll(WIDE).forEach(function (el) {
-      var wide = el.scrollWidth > el.clientWidth + 1;
-      if (el.tagName === "MJX-CONTAINER" && !el.hasAttribute("display")) {
-        // inline math: only a box of its own when it does not fit
-        if (!wide && !el.classList.contains("desplaza")) {
-          var column = el.closest("p, li, td, dd, div");
-          wide = column && el.getBoundingClientRect().width > column.clientWidth;
-        }
+      var inline = el.tagName === "MJX-CONTAINER" && !el.hasAttribute("display");
+      if (inline && !el.classList.contains("leccion-bloque")) {
+        // MathJax's inline math never breaks: one that runs past its column's edge becomes a box of its own
+        // (it moves to the next line whole, and scrolls if it is still too wide). Only those: every glyph
+        // overhangs its box by a pixel or two, and a box would show a scroll bar for it.
+        var column = el.closest("p, li, td, dd, div");
+        if (!column || el.getBoundingClientRect().right <= column.getBoundingClientRect().right + 1) return;
+        el.classList.add("leccion-bloque");
       }
+      var wide = el.scrollWidth > el.clientWidth + 2;
       el.classList.toggle("desplaza", wide);
       if (wide) {
         el.tabIndex = 0;
         if (!el.hasAttribute("role")) el.setAttribute("role", "group");
         if (!el.hasAttribute("aria-label")) {
-          var what = el.tagName === "PRE" ? "Código" : el.closest(".math, mjx-container") ? "Fórmula" :
+          var what = el.tagName === "PRE" ? "Código" : el.tagName === "MJX-CONTAINER" ? "Fórmula" :
                      el.classList.contains("pst-scrollable-table-container") ? "Tabla" : "Salida";
           el.setAttribute("aria-label", what + " más ancha que la página: se desplaza a los costados");
           el.dataset.leccionLabel = "1";
         }
         updateShadows(el);
-      } else if (el.dataset.leccionLabel) {
-        el.removeAttribute("aria-label");
-        el.removeAttribute("role");
-        delete el.dataset.leccionLabel;
-        if (el.tagName !== "PRE") el.removeAttribute("tabindex");
-      } else if (el.tagName === "MJX-CONTAINER") {
-        el.removeAttribute("tabindex");
+      } else {
+        if (el.dataset.leccionLabel) {
+          el.removeAttribute("aria-label");
+          el.removeAttribute("role");
+          delete el.dataset.leccionLabel;
+        }
+        if (el.tagName === "MJX-CONTAINER") el.removeAttribute("tabindex");
+        if (el.parentElement.classList.contains("leccion-marco")) {
+          el.parentElement.classList.remove("hay-mas-izquierda", "hay-mas-derecha");
+        }
       }
     });
   }
 
   function updateShadows(el) {
-    el.classList.toggle("hay-mas-izquierda", el.scrollLeft > 1);
-    el.classList.toggle("hay-mas-derecha", el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
+    var f = frame(el);
+    f.classList.toggle("hay-mas-izquierda", el.scrollLeft > 1);
+    f.classList.toggle("hay-mas-derecha", el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
   }
 
   document.addEventListener("scroll", function (event) {
