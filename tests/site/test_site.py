@@ -397,6 +397,31 @@ SIGNATURE = """e => {
 }"""
 
 
+def check_focus_ring(page, el, v: Visit, signature: str, n: int, report: list, still: str | None = None) -> None:
+    """The element's pixels (and 7 px around them) focused and not: at least its perimeter must change
+    (``still``: what must still be on screen unfocused, so that the change is the ring and nothing else)."""
+    box = el.evaluate("e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height] }")
+    width, height = VIEWS[v.view]["width"], VIEWS[v.view]["height"]
+    x, y = max(0, box[0] - 7), max(0, box[1] - 7)
+    clip = {"x": x, "y": y, "width": min(box[0] + box[2] + 7, width) - x,
+            "height": min(box[1] + box[3] + 7, height) - y}
+    if clip["width"] <= 0 or clip["height"] <= 0:
+        return
+    focused = page.screenshot(clip=clip)
+    el.evaluate("e => e.blur()")
+    plain = page.screenshot(clip=clip)
+    if still:
+        assert page.locator(still).is_visible(), f"{still} went away when the focus left"
+    el.evaluate("e => e.focus()")
+    changed, perimeter = changed_pixels(focused, plain), 2 * (box[2] + box[3])
+    report.append((signature, changed, round(perimeter)))
+    if changed < perimeter or n in (1, 3, 8, 12) or signature.startswith("."):
+        (ARTIFACTS / f"focus_{v.name}_{n}_enfocado.png").write_bytes(focused)
+        (ARTIFACTS / f"focus_{v.name}_{n}_sin_foco.png").write_bytes(plain)
+    assert changed >= perimeter, f"{signature}: focus changes {changed} pixels, less than its perimeter " \
+                                 f"{perimeter:.0f} (artifacts/site/focus_{v.name}_{n}_*.png)"
+
+
 @pytest.mark.parametrize("page_path, view, scheme", [
     ("index.html", "escritorio", "light"), ("notebooks/03_layernorm.html", "escritorio", "light"),
     ("notebooks/03_layernorm.html", "escritorio", "dark"), ("notebooks/03_layernorm.html", "telefono", "light"),
@@ -423,27 +448,25 @@ def test_focus_visible(base_url, browser, page_path, view, scheme):
             signature = el.evaluate(SIGNATURE)
             if signature not in done and el.evaluate("e => !!e.getClientRects().length"):
                 done.add(signature)
-                box = el.evaluate("e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height] }")
-                clip = {"x": max(0, box[0] - 7), "y": max(0, box[1] - 7),
-                        "width": min(box[2] + 14, VIEWS[view]["width"] - max(0, box[0] - 7)),
-                        "height": min(box[3] + 14, VIEWS[view]["height"] - max(0, box[1] - 7))}
-                if clip["width"] > 0 and clip["height"] > 0:
-                    focused = page.screenshot(clip=clip)
-                    el.evaluate("e => e.blur()")
-                    plain = page.screenshot(clip=clip)
-                    el.evaluate("e => e.focus()")
-                    n, perimeter = changed_pixels(focused, plain), 2 * (box[2] + box[3])
-                    report.append((signature, n, round(perimeter)))
-                    if n < perimeter:
-                        (ARTIFACTS / f"focus_{v.name}_{len(done)}_enfocado.png").write_bytes(focused)
-                        (ARTIFACTS / f"focus_{v.name}_{len(done)}_sin_foco.png").write_bytes(plain)
-                    assert n >= perimeter, f"{signature}: focus changes {n} pixels, less than its perimeter " \
-                                           f"{perimeter:.0f} (artifacts/site/focus_{v.name}_{len(done)}_*.png)"
-                    if len(done) in (1, 3, 8):
-                        (ARTIFACTS / f"focus_{v.name}_{len(done)}.png").write_bytes(focused)
+                check_focus_ring(page, el, v, signature, len(done), report)
             page.keyboard.press("Tab")
             if page.evaluate("() => document.activeElement.hasAttribute('data-primera-parada')"):
                 break  # round the page once
+        # the launch and download menus' items (tab stops only once their menu is open): open it from the
+        # keyboard, go down to the first item
+        for group in (".dropdown-launch-buttons", ".dropdown-download-buttons"):
+            toggle = page.locator(f"{group} > button.dropdown-toggle")
+            if toggle.count() == 0 or not toggle.is_visible():
+                continue
+            toggle.focus()
+            page.keyboard.press("Enter")
+            page.keyboard.press("ArrowDown")
+            item = page.evaluate_handle("() => document.activeElement")
+            assert item.evaluate(f"e => e.matches('{group} .dropdown-item')"), f"{group}: no item took the focus"
+            done.add(group)
+            check_focus_ring(page, item, v, f"{group} .dropdown-item", len(done), report,
+                             still=f"{group} .dropdown-menu.show")
+            page.keyboard.press("Escape")
         (ARTIFACTS / f"focus_{v.name}.json").write_text(json.dumps({"tab_stops": stops, "kinds": report},
                                                                    indent=1, ensure_ascii=False))
         assert len(done) >= 5, f"only {len(done)} kinds of tab stops: {done}"
