@@ -192,7 +192,7 @@ def _site_picture(box, name: str, notebook: str, call: ast.Call, shows) -> None:
     SITE_PICTURES.mkdir(parents=True, exist_ok=True)
     box.scroll_into_view_if_needed()  # JupyterLab skips rendering cells out of view: no innerText there
     box.screenshot(path=str(SITE_PICTURES / f"{name}.png"))
-    text = " ".join(" ".join(s.inner_text().split()) for s in shows)
+    text = "; ".join(" ".join(line.split()) for s in shows for line in s.inner_text().splitlines() if line.strip())
     assert re.search(r"\d", text), f"{name}: the widget shows no number ({text!r})"
     (SITE_PICTURES / f"{name}.json").write_text(json.dumps(
         {"notebook": notebook, "call": ast.unparse(call), "text": text}, ensure_ascii=False, indent=1) + "\n",

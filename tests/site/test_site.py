@@ -40,13 +40,17 @@ SITE = ROOT / "build" / "site-src" / "_build" / "html"
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "artifacts" / "site"
 NOTEBOOKS = [p.stem for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
-PAGES = ["index.html"] + [f"notebooks/{n}.html" for n in NOTEBOOKS] + ["search.html"]
+# the search page with a query: its results and messages are interface too
+SEARCH = "search.html?q=LayerNorm"
+PAGES = ["index.html"] + [f"notebooks/{n}.html" for n in NOTEBOOKS] + [SEARCH]
 VIEWS = {"escritorio": {"width": 1280, "height": 900}, "telefono": {"width": 390, "height": 844}}
 SCHEMES = ("light", "dark")
-# What a reader downloads for one page, read to the end with an empty cache: (bytes, requests). Measured on the
-# first build of this budget: home 0.85 MB in 24 requests; the heaviest notebook page (05) 2.6 MB in 34, of which
-# MathJax is 1.1 MB and its fonts about 0.1 MB. Before issue 23: 21.5 MB / 98 and 22.2 MB / 103.
-BUDGET = {"home": (1_000_000, 30), "notebook": (3_000_000, 45), "search": (1_000_000, 30)}
+# What a reader downloads for one page, read to the end with an empty cache: (bytes, requests). Set on this
+# build (see the report in issue 23's note) with some room, not more: home 0.86 MB in 24 requests; the heaviest
+# notebook page (05, six figures at 2x) 2.7 MB in 39, of which MathJax 0.75 MB; a search with results 1.6 MB,
+# because Sphinx fetches each result's page for its excerpt. Before issue 23: 21.5 MB in 98 (home) and
+# 22.2 MB in 103 (05), on every page.
+BUDGET = {"home": (1_000_000, 30), "notebook": (3_000_000, 45), "search": (2_000_000, 35)}
 # The theme's English, as it reached readers before (buttons, tooltips, landmarks, placeholders, alt texts)
 INTERFACE_ENGLISH = re.compile(
     r"\b(Toggle|Launch|Search|Link to|logo|Main|Page|Download|Contents|Copy|Copied|Print|Skip|Back to top|"
@@ -64,7 +68,7 @@ COLAB = f"https://colab.research.google.com/github/{REPOSITORY.removeprefix('htt
 
 
 def kind(page_path: str) -> str:
-    return "home" if page_path == "index.html" else "search" if page_path == "search.html" else "notebook"
+    return "home" if page_path == "index.html" else "search" if page_path.startswith("search") else "notebook"
 
 
 @pytest.fixture(scope="module")
@@ -115,9 +119,11 @@ class Visit:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.goto(base_url + page_path, wait_until="networkidle")
         page.wait_for_function("() => document.documentElement.dataset.leccionListo === '1'")
+        if kind(page_path) == "search":  # Sphinx's search fills the page after loading its index
+            page.locator("#search-results .search-summary").wait_for()
         # read to the end: lazy figures load, as for a reader who scrolls
-        page.evaluate("async () => { for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {"
-                      " scrollTo(0, y); await new Promise(r => setTimeout(r, 30)); } scrollTo(0, 0); }")
+        page.evaluate("async () => { for (let y = 0; y < document.body.scrollHeight; y += innerHeight) {"
+                      " scrollTo(0, y); await new Promise(r => setTimeout(r, 20)); } scrollTo(0, 0); }")
         page.wait_for_load_state("networkidle")
         self.weight = sum(r.sizes()["responseBodySize"] + r.sizes()["responseHeadersSize"] for r in self.finished)
         self.requests = len(self.finished)
@@ -125,7 +131,7 @@ class Visit:
 
     @property
     def name(self) -> str:
-        return f"{Path(self.path).stem}_{VIEWS[self.view]['width']}_{self.scheme}"
+        return f"{Path(self.path.split('?')[0]).stem}_{VIEWS[self.view]['width']}_{self.scheme}"
 
     def close(self):
         self.context.close()
@@ -221,32 +227,34 @@ def check_math(page, page_path: str) -> None:
 
 
 def check_names_keep_symbols(page) -> None:
-    """Headings and contents links: the accessible name is the text a reader sees, symbols included; a formula
-    left to MathJax must be in the name as its MathML or TeX."""
-    items = page.locator("article :is(h1, h2, h3, h4, h5, h6), nav a, .bd-toc a")
-    for i in range(items.count()):
-        el = items.nth(i)
-        snap = el.aria_snapshot() if el.is_visible() else None
-        if not snap:
+    """Headings and the contents' links: the accessible name is the text a reader sees, symbols included; a
+    formula left to MathJax must be in the name as its MathML or its TeX (03's "¿Para qué está ε?" was read
+    "¿Para qué está ?")."""
+    for container, role, selector in (("article", "heading", ":is(h1, h2, h3, h4, h5, h6)"),
+                                      ("#pst-page-toc-nav", "link", "a"), ("nav.bd-docs-nav", "link", "a")):
+        if page.locator(container).count() == 0 or not page.locator(container).first.is_visible():
             continue
-        m = re.match(r"""^- '?(?:heading|link) "((?:[^"\\]|\\.)*)\"""", snap)
-        assert m, snap
-        name = " ".join(m.group(1).replace('\\"', '"').split())
-        seen, maths = el.evaluate("""e => {
-            const c = e.cloneNode(true);
-            c.querySelectorAll('.headerlink').forEach(x => x.remove());
-            const maths = [...e.querySelectorAll('mjx-container')].map(m =>
-                [(m.querySelector('mjx-assistive-mml') || {}).textContent || '',
-                 (m.parentElement.nextElementSibling || {}).textContent || '']);
-            c.querySelectorAll('mjx-container').forEach(x => x.remove());
-            return [c.textContent, maths];
-        }""")
-        if maths:
-            for mml, tex in maths:
-                assert (mml.strip() and mml.strip() in name) or (tex.strip() and tex.strip() in name), \
-                    f"{name!r}: a formula is missing from its accessible name"
-        else:
-            assert name == " ".join(seen.split()), f"accessible name {name!r}, but it shows {seen.strip()!r}"
+        snapshot = page.locator(container).first.aria_snapshot()
+        names = [" ".join(m.replace('\\"', '"').split())
+                 for m in re.findall("- '?" + role + r' "((?:[^"\\]|\\.)*)"', snapshot)]
+        shown = page.locator(container).first.evaluate("""(c, selector) => [...c.querySelectorAll(selector)]
+            .filter(e => e.getClientRects().length && getComputedStyle(e).visibility === 'visible').map(e => {
+                const copy = e.cloneNode(true);
+                copy.querySelectorAll('.headerlink').forEach(x => x.remove());
+                const maths = [...e.querySelectorAll('mjx-container')].map(m =>
+                    [(m.querySelector('mjx-assistive-mml') || {}).textContent || '',
+                     (m.parentElement.nextElementSibling || {}).textContent || '']);
+                copy.querySelectorAll('mjx-container').forEach(x => x.remove());
+                return [copy.textContent.split(/\\s+/).join(' ').trim(), maths];
+            })""", selector)
+        assert len(names) == len(shown), f"{container}: {len(names)} names for {len(shown)} {role}s"
+        for name, (seen, maths) in zip(names, shown):
+            if maths:
+                for mml, tex in maths:
+                    assert (mml.strip() and mml.strip() in name) or (tex.strip() and tex.strip() in name), \
+                        f"{name!r}: a formula is missing from its accessible name"
+            else:
+                assert name == seen, f"accessible name {name!r}, but it shows {seen!r}"
 
 
 def check_footer(page) -> None:
@@ -425,7 +433,7 @@ def check_focus_ring(page, el, v: Visit, signature: str, n: int, report: list, s
 @pytest.mark.parametrize("page_path, view, scheme", [
     ("index.html", "escritorio", "light"), ("notebooks/03_layernorm.html", "escritorio", "light"),
     ("notebooks/03_layernorm.html", "escritorio", "dark"), ("notebooks/03_layernorm.html", "telefono", "light"),
-    ("notebooks/05_norm_placement.html", "telefono", "dark"), ("search.html", "escritorio", "dark")])
+    ("notebooks/05_norm_placement.html", "telefono", "dark"), (SEARCH, "escritorio", "dark")])
 def test_focus_visible(base_url, browser, page_path, view, scheme):
     """Tab through the page; the first stop of each kind (tag, classes, role, region) must look different
     focused: at least its perimeter in pixels changes (a 1 px ring all around; ours is 3 px)."""
