@@ -15,7 +15,9 @@ and phone (390 px), light and dark, and checked for what issue 23 found broken:
 - on the phone: no page-wide horizontal scroll, nothing cut off outside a box that scrolls (which is a keyboard
   stop, has a name, and shows a shadow where there is more), and ☰ and ☷ open their dialogs;
 - keyboard focus: every kind of tab stop looks different focused (its pixels compared), light and dark, desktop
-  and phone; printing wraps code lines.
+  and phone; printing wraps code lines;
+- a home page that says what this is, what to know first, where to start, and how reading here and running in
+  Colab fit together.
 
 Screenshots go to artifacts/site/ (<page>_<width>_<scheme>.png, the dialogs, and focus_<page>_*.png).
 """
@@ -175,6 +177,8 @@ def test_page(base_url, browser, page_path, scheme, view):
         else:
             check_figures(page)
             check_links(page, page_path)
+            if kind(page_path) == "home":
+                check_home(page)
         page.screenshot(path=str(ARTIFACTS / f"{v.name}.png"))
         violations = axe_violations(page)
         (ARTIFACTS / f"{v.name}.axe.json").write_text(json.dumps(violations, indent=1, ensure_ascii=False),
@@ -183,6 +187,8 @@ def test_page(base_url, browser, page_path, scheme, view):
         assert not found, f"axe ({view}, {scheme}): {found}"
         if view == "telefono":
             check_phone_dialogs(v)
+        elif scheme == "light" and kind(page_path) == "notebook":
+            check_print(v)
     finally:
         v.close()
 
@@ -299,6 +305,29 @@ def check_links(page, page_path: str) -> None:
     assert len(download) == 1 and download[0].endswith(f"{name}.ipynb"), f"downloads: {download}"
     got = page.request.get(download[0]).body()
     assert got == (ROOT / "notebooks" / f"{name}.ipynb").read_bytes(), "the download is not the notebook"
+
+
+def check_home(page) -> None:
+    """What a newcomer needs: what this is, what to know first, where to start, reading here and running in
+    Colab, the course, the repository and where to report a problem; no link to the site itself."""
+    text = " ".join(page.locator("article").inner_text().split())
+    for needed in ("Empezá por la Parte 1", "lecciones 1 a 5", "Leer acá, ejecutar en Colab", f"versión {VERSION}",
+                   "todavía no tienen una dirección pública"):
+        assert needed in text, f"the home page does not say {needed!r}"
+    hrefs = page.locator("article a").evaluate_all("els => els.map(e => e.href)")
+    assert f"{REPOSITORY}/issues" in hrefs and REPOSITORY in hrefs, hrefs
+    assert not [h for h in hrefs if "github.io" in h], "the home page links to the site itself"
+
+
+def check_print(v: Visit) -> None:
+    """Printed (A4 width), code lines wrap instead of being cut at the margin."""
+    v.page.set_viewport_size({"width": 794, "height": 1123})
+    v.page.emulate_media(media="print")
+    cut = v.page.evaluate("""() => [...document.querySelectorAll('article pre')]
+        .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 60))""")
+    assert not cut, f"printed code lines cut at the margin: {cut[:3]}"
+    if v.path.endswith("03_layernorm.html"):
+        v.page.pdf(path=str(ARTIFACTS / "03_layernorm_impreso.pdf"))
 
 
 def check_phone(v: Visit) -> None:
@@ -480,41 +509,6 @@ def test_focus_visible(base_url, browser, page_path, view, scheme):
         assert len(done) >= 5, f"only {len(done)} kinds of tab stops: {done}"
     finally:
         v.close()
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Printing, the home page
-
-
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_print_wraps_code(base_url, browser, name):
-    context = browser.new_context(viewport={"width": 794, "height": 1123})  # A4 at 96 dpi
-    page = context.new_page()
-    try:
-        page.goto(f"{base_url}notebooks/{name}.html", wait_until="networkidle")
-        page.emulate_media(media="print")
-        cut = page.evaluate("""() => [...document.querySelectorAll('article pre')]
-            .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 60))""")
-        assert not cut, f"printed code lines cut at the margin: {cut[:3]}"
-        assert page.locator("article pre").count() > 0
-        page.pdf(path=str(ARTIFACTS / f"{name}_impreso.pdf")) if name == NOTEBOOKS[0] else None
-    finally:
-        context.close()
-
-
-def test_home_page_says_where_to_start(base_url, browser):
-    page = browser.new_page()
-    try:
-        page.goto(base_url + "index.html", wait_until="networkidle")
-        text = " ".join(page.locator("article").inner_text().split())
-        for needed in ("Empezá por la Parte 1", "lecciones 1 a 5", "Colab", f"versión {VERSION}",
-                       "todavía no tienen una dirección pública"):
-            assert needed in text, f"the home page does not say {needed!r}"
-        hrefs = page.locator("article a").evaluate_all("els => els.map(e => e.href)")
-        assert f"{REPOSITORY}/issues" in hrefs and REPOSITORY in hrefs, hrefs
-        assert not [h for h in hrefs if "github.io" in h], "the home page links to the site itself"
-    finally:
-        page.close()
 
 
 # ---------------------------------------------------------------------------------------------------------------
