@@ -6,11 +6,13 @@
   name in Chromium, so "¿Para qué está $\\varepsilon$?" was read "¿Para qué está ?". Simple TeX (Greek letters,
   hats, subscripts, a few operators) becomes Unicode text, in the page and in every table of contents;
   anything else keeps MathJax and gets its TeX as visually hidden text.
-- After the build: only the MathJax the pages load (its loader, four components, their fonts and the TeX
-  extensions it may autoload) goes into _static/mathjax/. Jupyter Book 1.x adds a <script> for every .js under the book's
-  _static/, so the whole distribution there meant ~70 scripts and 22 MB per page.
-- After the build: a few fixed strings of the theme's markup that no setting reaches, replaced; each
-  replacement must match, so a theme update that moves them fails the build instead of going unnoticed.
+- MathJax only on pages with math, and after the build only the MathJax they load (its loader, five
+  components, their fonts and the TeX extensions it may autoload) goes into _static/mathjax/. Jupyter Book 1.x
+  adds a <script> for every .js under the book's _static/, so the whole distribution there had meant about 70
+  scripts and 22 MB on every page.
+- After the build: a few fixed strings of the theme's markup that no setting reaches (an English landmark,
+  Font Awesome's 1.4 MB script), replaced; each replacement must match, so a theme update that moves them
+  fails the build instead of going unnoticed.
 """
 
 from __future__ import annotations
@@ -54,9 +56,7 @@ def tex_to_text(tex: str) -> str | None:
         elif script or script1:
             table = SUB if (script or script1) == "_" else SUP
             body = braced if script else single
-            body = "".join(SYMBOLS.get(c, c) for c in re.split(r"\\([A-Za-z]+)", body) if c) if "\\" in body \
-                else body
-            if not all(c in table for c in body):
+            if not all(c in table for c in body):  # a command or a letter Unicode has no sub/superscript for
                 return None
             out.append("".join(table[c] for c in body))
         elif space:

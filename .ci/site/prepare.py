@@ -38,14 +38,10 @@ COLAB = re.compile(r"(https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]
 FIGURE = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=\s]+)" alt="([^"]*)"[^>]*?width: (\d+)px[^>]*>')
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
-# The widget classes the notebooks show, and the words of their pictures' alt text (the numbers in it come from
-# the widget itself: the browser test saves its text beside its picture).
-WIDGETS = {
-    "FourNumbers": ("cuatro_numeros", "El control «Ingresá 4 números», como lo crea su celda"),
-    "StepByStep": ("siguiente_paso", "El control «Residual + LayerNorm, paso a paso», como lo crea su celda"),
-    "GammaBeta": ("gamma_beta", "Los sliders de γ y β y el gráfico del token, como los crea su celda"),
-    "SweepExplorer": ("explorador", "El explorador del barrido, como lo crea su celda"),
-}
+# The widget classes the notebooks show, and the name of each one's picture. Its alt text comes from the widget
+# itself (its title and what it shows, which the browser test saves beside its picture) and from the call.
+WIDGETS = {"FourNumbers": "cuatro_numeros", "StepByStep": "siguiente_paso", "GammaBeta": "gamma_beta",
+           "SweepExplorer": "explorador"}
 
 
 def project() -> dict:
@@ -96,7 +92,7 @@ def widget_output(nb_name: str, cell: dict) -> dict:
     if call is None:
         sys.exit(f"{nb_name}, cell {cell.get('id')}: a widget output, but no helpers.widgets.X(...) call "
                  f"of those prepare.WIDGETS knows ({', '.join(WIDGETS)})")
-    name, words = WIDGETS[call.func.attr]
+    name = WIDGETS[call.func.attr]
     record_path = HERE / "widgets" / f"{name}.json"
     if not record_path.exists():
         sys.exit(f"{record_path} missing: run `make test-browser` and `make site-pictures`")
@@ -105,7 +101,8 @@ def widget_output(nb_name: str, cell: dict) -> dict:
         sys.exit(f"{nb_name}, cell {cell.get('id')}: the cell creates {ast.unparse(call)}, but the site's picture "
                  f"{name}.png shows {record['call']} ({record['notebook']}): run `make test-browser` and "
                  f"`make site-pictures`, and commit .ci/site/widgets/")
-    alt = f"{words}, {record['call'].removeprefix('helpers.widgets.')}: {record['text']}"
+    alt = (f"El control «{record['title']}» como lo crea su celda, "
+           f"{record['call'].removeprefix('helpers.widgets.')}. Muestra: {record['text']}")
     width, height = png_size((HERE / "widgets" / f"{name}.png").read_bytes())
     src = f"../_static/widgets/{name}.png"
     page = (f'<figure class="widget-picture">{figure_link(src, alt, width // 2, height // 2)}'

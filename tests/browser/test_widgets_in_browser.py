@@ -188,15 +188,17 @@ def _argument(call: ast.Call, name: str, position: int, default):
 
 
 def _site_picture(box, name: str, notebook: str, call: ast.Call, shows) -> None:
-    """Photograph a widget as its cell created it, for the site, with the call and the text it shows."""
+    """Photograph a widget as its cell created it, for the site, with the call, the widget's title (its first
+    bold words) and the text it shows: the site's alt text is made of these, no number typed by hand."""
     SITE_PICTURES.mkdir(parents=True, exist_ok=True)
     box.scroll_into_view_if_needed()  # JupyterLab skips rendering cells out of view: no innerText there
     box.screenshot(path=str(SITE_PICTURES / f"{name}.png"))
+    title = " ".join(box.locator("b").first.inner_text().split())
     text = "; ".join(" ".join(line.split()) for s in shows for line in s.inner_text().splitlines() if line.strip())
-    assert re.search(r"\d", text), f"{name}: the widget shows no number ({text!r})"
+    assert title and re.search(r"\d", text), f"{name}: no title ({title!r}) or no number ({text!r})"
     (SITE_PICTURES / f"{name}.json").write_text(json.dumps(
-        {"notebook": notebook, "call": ast.unparse(call), "text": text}, ensure_ascii=False, indent=1) + "\n",
-        encoding="utf-8")
+        {"notebook": notebook, "call": ast.unparse(call), "title": title, "text": text}, ensure_ascii=False,
+        indent=1) + "\n", encoding="utf-8")
 
 
 def _browser(p):

@@ -13,7 +13,8 @@ and phone (390 px), light and dark, and checked for what issue 23 found broken:
 - the Colab button and every Colab link at this version's tag (blob/v<version>/); the download is the notebook;
   a footer with the version, the repository and where to report a problem;
 - on the phone: no page-wide horizontal scroll, nothing cut off outside a box that scrolls (which is a keyboard
-  stop, has a name, and shows a shadow where there is more), and ☰ and ☷ open their dialogs;
+  stop, has a name, and shows a shade where there is more), and ☰ and ☷ open their dialogs (on a wide screen
+  ☰ hides and shows the navigation);
 - keyboard focus: every kind of tab stop looks different focused (its pixels compared), light and dark, desktop
   and phone; printing wraps code lines;
 - a home page that says what this is, what to know first, where to start, and how reading here and running in
@@ -188,6 +189,7 @@ def test_page(base_url, browser, page_path, scheme, view):
         if view == "telefono":
             check_phone_dialogs(v)
         elif scheme == "light" and kind(page_path) == "notebook":
+            check_sidebar_collapses(page)
             check_print(v)
     finally:
         v.close()
@@ -317,6 +319,16 @@ def check_home(page) -> None:
     hrefs = page.locator("article a").evaluate_all("els => els.map(e => e.href)")
     assert f"{REPOSITORY}/issues" in hrefs and REPOSITORY in hrefs, hrefs
     assert not [h for h in hrefs if "github.io" in h], "the home page links to the site itself"
+
+
+def check_sidebar_collapses(page) -> None:
+    """On a wide screen ☰ hides and shows the navigation (it did nothing either: the same theme bug)."""
+    button, sidebar = page.locator(".primary-toggle:visible"), page.locator("#pst-primary-sidebar")
+    assert button.count() == 1, f"{button.count()} visible ☰ buttons"
+    button.click()
+    assert "pst-sidebar-hidden" in sidebar.get_attribute("class"), "☰ did not hide the navigation"
+    button.click()
+    assert "pst-sidebar-hidden" not in sidebar.get_attribute("class"), "☰ did not bring the navigation back"
 
 
 def check_print(v: Visit) -> None:
