@@ -200,12 +200,10 @@ site: site-env
 	cp notebooks/*.ipynb build/site-src/_build/html/_sources/notebooks/  # the download is the notebook as stored
 	@echo "el sitio está en build/site-src/_build/html (index.html)"
 
-# After `make test-browser`: its screenshots become the site's pictures of the widgets (commit them).
+# After `make test-browser`: its pictures of each widget as its cell creates it, and the call and text beside
+# each, become the site's (commit them; make site refuses a picture whose call the notebook no longer makes).
 site-pictures:
-	cp artifacts/browser/lab/1_cuatro_numeros.png .ci/site/widgets/cuatro_numeros.png
-	cp artifacts/browser/lab/2_gamma_beta.png .ci/site/widgets/gamma_beta.png
-	cp artifacts/browser/lab/3_siguiente_paso.png .ci/site/widgets/siguiente_paso.png
-	cp artifacts/browser/lab/4_explorador_24_capas_warmup_200.png .ci/site/widgets/explorador.png
+	cp artifacts/browser/lab/site/*.png artifacts/browser/lab/site/*.json .ci/site/widgets/
 
 # Every page in Debian's Chromium: math rendered, alt text, no request off 127.0.0.1, Colab button, axe-core.
 test-site: site

@@ -8,7 +8,7 @@
 Standard library only, so that any environment (.venv, Colab's, the site's) can read it. For the Makefile and CI:
 
     python tests/facts.py colab-python | colab-packages | colab-browser | colab-summary | colab-excludes
-    python tests/facts.py extra NAME | torch-pin | repository | cell-timeout | nbval
+    python tests/facts.py extra NAME | torch-pin | repository | version | cell-timeout | nbval
 """
 
 from __future__ import annotations
@@ -45,10 +45,26 @@ def documentation() -> str:
     return pyproject()["project"]["urls"]["Documentation"]
 
 
-def colab_url(notebook: str) -> str:
-    """'Open in Colab' address of a notebook of this repository (main branch), by file name."""
+def version() -> str:
+    """The release: pyproject's [project] version (make release writes it; helpers.__version__ reports it)."""
+    return pyproject()["project"]["version"]
+
+
+def colab_base() -> str:
+    """Colab's address of this release's tree: the notebooks a learner opens match the helpers they install."""
     gh = repository().removeprefix("https://github.com/")
-    return f"https://colab.research.google.com/github/{gh}/blob/main/notebooks/{notebook}"
+    return f"https://colab.research.google.com/github/{gh}/blob/v{version()}"
+
+
+def colab_url(notebook: str) -> str:
+    """'Open in Colab' address of a notebook of this release (its tag, v<version>), by file name."""
+    return f"{colab_base()}/notebooks/{notebook}"
+
+
+def setup_cell() -> str:
+    """Every notebook's first code cell: tests/setup_cell.txt with this repository and release."""
+    template = (ROOT / "tests" / "setup_cell.txt").read_text(encoding="utf-8")
+    return template.format(repo_url=repository(), version=version()).strip()
 
 
 def extra(name: str) -> list[str]:
@@ -125,6 +141,7 @@ COMMANDS = {
     "colab-excludes": lambda: " ".join(f"--exclude {r.partition('==')[0]}" for r in colab_packages() + colab_browser()),
     "torch-pin": torch_pin,
     "repository": repository,
+    "version": version,
     "cell-timeout": lambda: str(CELL_TIMEOUT),
     "nbval": lambda: " ".join(map(shlex.quote, NBVAL)),
 }

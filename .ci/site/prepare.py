@@ -1,102 +1,191 @@
 """Prepare the lesson's static site source in build/site-src/ (then `jupyter-book build` builds it).
 
-- _config.yml and _toc.yml from .ci/site/, with the repository address from pyproject's [project.urls];
-- index.md: the README's title, first paragraph and table of notebooks (the README stays the one source);
-- the notebooks, as stored (nothing is executed), with two changes for a page nobody can run:
-  Colab badges become text links (the badge image is on colab.research.google.com: no request may leave the
-  site), and every widget output becomes a real picture of that widget (.ci/site/widgets/, screenshots of the
-  browser test) and a sentence saying to open the notebook in Colab to move it;
-- MathJax from npm (node_modules/mathjax, `npm ci` in .ci/site/) into _static/, so math renders offline.
+- _config.yml and _toc.yml from .ci/site/, with the repository address and the version read from pyproject.toml
+  and the path of npm's MathJax (leccion_site.py copies what the pages use after the build);
+- leccion_site.py (a Sphinx extension), templates/ (theme overrides), static/ (leccion.css, leccion.js) and
+  locales/ (Spanish for what Sphinx's catalog lacks) beside it;
+- index.md, the home page: inicio.md with the README's title, first paragraph and table of notebooks (the README
+  stays the one source of those);
+- the notebooks, as stored (nothing is executed), with what a page nobody can run needs:
+  - Colab badges become text links (the badge image is on Google's server: no request may leave the site),
+    and every Colab link opens the notebook of the version this site shows (`blob/v<version>/`);
+  - every figure (an <img> with a data: URI, from helpers.plots.show) becomes a file of its own, shown at its
+    CSS width and linked to itself at full size;
+  - every widget output becomes the browser test's picture of that widget in the state its cell creates
+    (.ci/site/widgets/<name>.png and .json, made by `make test-browser` + `make site-pictures`), with alt text
+    built from the widget's own text; the build stops if the cell now creates something else.
 """
 
 from __future__ import annotations
 
+import ast
+import base64
+import html
 import json
 import re
 import shutil
+import struct
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 OUT = ROOT / "build" / "site-src"
+MATHJAX = HERE / "node_modules" / "mathjax" / "es5"
 BADGE = re.compile(r"\[!\[Abrir en Colab\]\(https://colab\.research\.google\.com/assets/colab-badge\.svg\)\]\(([^)]+)\)")
+COLAB = re.compile(r"(https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/)[^/\s)\"']+(/notebooks/)")
+FIGURE = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=\s]+)" alt="([^"]*)"[^>]*?width: (\d+)px[^>]*>')
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
-# widget cell id -> (picture, alt text, what it does)
-WIDGETS = {
-    ("03_layernorm.ipynb", "c09"): ("cuatro_numeros.png",
-                                    "El widget «Ingresá 4 números» con 0.8, 0.95, 0.93 y 1.33: media 1.0025, varianza "
-                                    "0.0391, desvío 0.198, y dos gráficos de barras, antes y después de normalizar."),
-    ("03_layernorm.ipynb", "c18"): ("siguiente_paso.png",
-                                    "El widget «Residual + LayerNorm, paso a paso» en el paso 4 de 7: la suma "
-                                    "residual y su media, 1.0025."),
-    ("03_layernorm.ipynb", "c30"): ("gamma_beta.png",
-                                    "Los ocho sliders de γ y β, con γ0 en 2.0, y el gráfico de barras del token "
-                                    "normalizado junto a γ ⊙ x̂ + β = [-2.049, -0.266, -0.367, 1.657]."),
-    ("05_norm_placement.ipynb", "explorador"): ("explorador.png",
-                                                "El explorador del barrido con 24 capas, post-norm y warmup de 200 "
-                                                "pasos: dos de las tres semillas salen de la meseta (pasos 225 y 625) "
-                                                "y una no sale en 1 500 pasos."),
-}
+# The widget classes the notebooks show, and the name of each one's picture. Its alt text comes from the widget
+# itself (its title and what it shows, which the browser test saves beside its picture) and from the call.
+WIDGETS = {"FourNumbers": "cuatro_numeros", "StepByStep": "siguiente_paso", "GammaBeta": "gamma_beta",
+           "SweepExplorer": "explorador"}
 
 
 sys.path.insert(0, str(ROOT / "tests"))
-from facts import repository  # noqa: E402  (the one reader of pyproject.toml)
+from facts import repository, version  # noqa: E402  (the one reader of pyproject.toml)
 
 
-def index_from_readme() -> str:
-    """The README up to its first '## ' section: title, what the lesson is, the table of notebooks."""
+def colab_at_version(text: str) -> str:
+    """Badges as text links, and every Colab link at this version's tag."""
+    text = BADGE.sub(r"[Abrir en Colab](\1)", text)
+    return COLAB.sub(rf"\g<1>v{version()}\g<2>", text)
+
+
+def index_page() -> str:
+    """inicio.md with the README's title, first paragraph and table of notebooks."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     head = readme.split("\n## ", 1)[0]
-    return BADGE.sub(r"[Abrir en Colab](\1)", head).rstrip() + "\n"
+    blocks = [b.strip() for b in head.split("\n\n") if b.strip()]
+    title = next(b for b in blocks if b.startswith("# "))
+    intro = blocks[blocks.index(title) + 1]
+    table = next(b for b in blocks if b.startswith("|"))
+    text = (HERE / "inicio.md").read_text(encoding="utf-8")
+    for key, value in {"title": title, "intro": intro, "table": colab_at_version(table), "version": version(),
+                       "repository": repository()}.items():
+        text = text.replace("{" + key + "}", value)
+    if re.search(r"\{[a-z]+\}", text):
+        sys.exit(f"inicio.md: a placeholder was not filled: {re.search(r'{[a-z]+}', text).group()}")
+    return text
 
 
-def widget_output(name: str, picture: str, alt: str) -> dict:
-    html = (f'<figure class="widget-picture"><img src="../_static/widgets/{picture}" alt="{alt}">'
-            "<figcaption>Así se ve este control en JupyterLab. En esta página no se mueve: abrí el notebook en "
-            "Colab (el cohete de arriba, «Colab») o en tu JupyterLab y corré sus celdas para usarlo."
+def widget_call(source: str) -> ast.Call | None:
+    """The call that creates a widget in a cell: helpers.widgets.X(...)."""
+    for node in ast.walk(ast.parse(re.sub(r"(?m)^\s*[%!].*$", "", source))):  # IPython's %magic and !shell
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in WIDGETS:
+            return node
+    return None
+
+
+def widget_output(nb_name: str, cell: dict) -> dict:
+    call = widget_call("".join(cell["source"]))
+    if call is None:
+        sys.exit(f"{nb_name}, cell {cell.get('id')}: a widget output, but no helpers.widgets.X(...) call "
+                 f"of those prepare.WIDGETS knows ({', '.join(WIDGETS)})")
+    name = WIDGETS[call.func.attr]
+    record_path = HERE / "widgets" / f"{name}.json"
+    if not record_path.exists():
+        sys.exit(f"{record_path} missing: run `make test-browser` and `make site-pictures`")
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    if record["call"] != ast.unparse(call) or record["notebook"] != nb_name:
+        sys.exit(f"{nb_name}, cell {cell.get('id')}: the cell creates {ast.unparse(call)}, but the site's picture "
+                 f"{name}.png shows {record['call']} ({record['notebook']}): run `make test-browser` and "
+                 f"`make site-pictures`, and commit .ci/site/widgets/")
+    alt = (f"El control «{record['title']}» como lo crea su celda, "
+           f"{record['call'].removeprefix('helpers.widgets.')}. Muestra: {record['text']}")
+    width, height = png_size((HERE / "widgets" / f"{name}.png").read_bytes())
+    src = f"../_static/widgets/{name}.png"
+    page = (f'<figure class="widget-picture">{figure_link(src, alt, width // 2, height // 2)}'
+            "<figcaption>Así se ve este control en JupyterLab cuando corrés la celda. En esta página no se mueve: "
+            "abrí el notebook en Colab (el botón del cohete, arriba) o en tu JupyterLab para usarlo."
             "</figcaption></figure>")
-    return {"output_type": "display_data", "metadata": {}, "data": {"text/html": html, "text/plain": alt}}
+    return {"output_type": "display_data", "metadata": {}, "data": {"text/html": page, "text/plain": alt}}
 
 
-def prepare_notebook(src: Path, dst: Path) -> int:
+def png_size(png: bytes) -> tuple[int, int]:
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    return struct.unpack(">II", png[16:24])
+
+
+def figure_link(src: str, alt: str, width: int, height: int) -> str:
+    """The picture at its CSS size, and the file itself at full size one tap away."""
+    return (f'<a class="leccion-figura" href="{src}"><img src="{src}" alt="{html.escape(alt, quote=True)}" '
+            f'width="{width}" height="{height}" loading="lazy">'
+            '<span class="leccion-ampliar">Ver la imagen en tamaño completo</span></a>')
+
+
+def figures_as_files(nb_stem: str, cell: dict, figures: Path) -> int:
+    count = 0
+    for output in cell.get("outputs", []):
+        data = output.get("data", {})
+        page = data.get("text/html")
+        if not page:
+            continue
+        page = "".join(page) if isinstance(page, list) else page
+
+        def as_file(m: re.Match) -> str:
+            nonlocal count
+            count += 1
+            png = base64.b64decode(m.group(1))
+            name = f"{nb_stem}-{cell.get('id')}-{count}.png"
+            (figures / name).write_bytes(png)
+            width, height = png_size(png)
+            css_width = int(m.group(3))
+            return figure_link(f"../_static/figuras/{name}", html.unescape(m.group(2)), css_width,
+                               round(height * css_width / width))
+
+        data["text/html"] = FIGURE.sub(as_file, page)
+        if "data:image" in data["text/html"]:
+            sys.exit(f"{nb_stem}, cell {cell.get('id')}: a figure prepare.FIGURE does not recognise")
+        output["data"] = {k: v for k, v in data.items() if k in ("text/html", "text/plain")}
+    return count
+
+
+def prepare_notebook(src: Path, dst: Path, figures: Path) -> tuple[int, int]:
     nb = json.loads(src.read_text(encoding="utf-8"))
-    replaced = 0
+    widgets = pictures = 0
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
-            cell["source"] = BADGE.sub(r"[Abrir en Colab](\1)", "".join(cell["source"]))
+            cell["source"] = colab_at_version("".join(cell["source"]))
             continue
-        key = (src.name, cell.get("id"))
-        has_widget = any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
-                         for o in cell.get("outputs", []))
-        if has_widget:
-            if key not in WIDGETS:
-                sys.exit(f"{src.name}, cell {cell.get('id')}: a widget output with no picture in prepare.WIDGETS")
-            cell["outputs"] = [widget_output(src.name, *WIDGETS[key])]
-            replaced += 1
+        if any(WIDGET_MIME in o.get("data", {}) for o in cell.get("outputs", [])):
+            cell["outputs"] = [widget_output(src.name, cell)]
+            widgets += 1
+            continue
+        pictures += figures_as_files(src.stem, cell, figures)
     nb.get("metadata", {}).pop("widgets", None)
     dst.write_text(json.dumps(nb, ensure_ascii=False, indent=1), encoding="utf-8")
-    return replaced
+    return widgets, pictures
 
 
 def main() -> None:
     if OUT.exists():
         shutil.rmtree(OUT)
     (OUT / "notebooks").mkdir(parents=True)
-    config = (HERE / "_config.yml").read_text(encoding="utf-8").replace("{repository}", repository())
+    if not (MATHJAX / "tex-chtml.js").exists():
+        sys.exit(f"{MATHJAX} missing: run `npm ci` in .ci/site/ (make site does)")
+    config = (HERE / "_config.yml").read_text(encoding="utf-8")
+    for key, value in {"repository": repository(), "version": version(), "mathjax": str(MATHJAX)}.items():
+        config = config.replace("{" + key + "}", value)
     (OUT / "_config.yml").write_text(config, encoding="utf-8")
     shutil.copy(HERE / "_toc.yml", OUT / "_toc.yml")
-    (OUT / "index.md").write_text(index_from_readme(), encoding="utf-8")
-    replaced = sum(prepare_notebook(nb, OUT / "notebooks" / nb.name) for nb in sorted((ROOT / "notebooks").glob("*.ipynb")))
-    if replaced != len(WIDGETS):
-        sys.exit(f"replaced {replaced} widget outputs; prepare.WIDGETS lists {len(WIDGETS)}")
+    shutil.copy(HERE / "leccion_site.py", OUT / "leccion_site.py")
+    shutil.copytree(HERE / "templates", OUT / "_templates")
+    shutil.copytree(HERE / "locales", OUT / "locales")
     static = OUT / "_static"
-    shutil.copytree(HERE / "widgets", static / "widgets")
-    mathjax = HERE / "node_modules" / "mathjax" / "es5"
-    if not (mathjax / "tex-chtml.js").exists():
-        sys.exit(f"{mathjax} missing: run `npm ci` in .ci/site/ (make site does)")
-    shutil.copytree(mathjax, static / "mathjax")
-    print(f"prepared {OUT}: index from README, 5 notebooks, {replaced} widget pictures, MathJax")
+    shutil.copytree(HERE / "static", static)
+    shutil.copytree(HERE / "widgets", static / "widgets", ignore=shutil.ignore_patterns("*.json"))
+    figures = static / "figuras"
+    figures.mkdir()
+    (OUT / "index.md").write_text(index_page(), encoding="utf-8")
+    widgets = pictures = 0
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        w, p = prepare_notebook(nb, OUT / "notebooks" / nb.name, figures)
+        widgets, pictures = widgets + w, pictures + p
+    print(f"prepared {OUT}: version {version()}, home page, 5 notebooks, {pictures} figures, "
+          f"{widgets} widget pictures")
 
 
 if __name__ == "__main__":

@@ -5,12 +5,21 @@ Two front ends, one test: `make test-browser` runs it in JupyterLab 4 with ipywi
 `make test-browser-classic` in Colab's environment (.venv-compat: its classic Notebook and ipywidgets 7, as
 pyproject's [tool.leccion06.colab] has them). Each server runs on loopback over temporary copies of the
 notebooks (the repository's files are never saved over) and is stopped at the end, also when the test fails.
-Screenshots go to artifacts/browser/<front end>/.
+Screenshots (at 2x, for HiDPI screens) go to artifacts/browser/<front end>/.
+
+After "Run all", each widget is first checked and photographed as its cell creates it (no later cell touches
+a widget: tests/test_notebooks_hygiene.py): artifacts/browser/<front end>/site/<name>.png, with <name>.json saying which call
+made it and the text it shows. Those are the static site's pictures (`make site-pictures` copies JupyterLab's
+into .ci/site/widgets/; `make site` refuses a picture whose call is not the one in the notebook). The
+interactions come after, on their own screenshots.
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -34,6 +43,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 CLASSIC = find_spec("notebook") is not None and version("notebook").startswith("6.")
 FRONT_END = "classic" if CLASSIC else "lab"
 ARTIFACTS = ROOT / "artifacts" / "browser" / FRONT_END
+SITE_PICTURES = ARTIFACTS / "site"
 NOTEBOOKS = ("03_layernorm.ipynb", "05_norm_placement.ipynb")
 CONSOLE: list[str] = []  # the page's console messages
 
@@ -101,9 +111,19 @@ def _stop(proc: subprocess.Popen) -> None:
             continue
 
 
+def _last_output(notebook: str) -> str:
+    """The last line the notebook prints, as stored (read from the file: the test follows the notebook)."""
+    for cell in reversed(json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]):
+        text = "".join("".join(o["text"]) for o in cell.get("outputs", [])
+                       if o.get("output_type") == "stream" and o.get("name") == "stdout")
+        if text.strip():
+            return " ".join(text.strip().splitlines()[-1].split())
+    raise AssertionError(f"{notebook} prints nothing")
+
+
 def _run_all(page, url: str, last_output: str, timeout_s: int, during: str | None = None) -> None:
-    """Open a notebook, run every cell, and wait for the text its last cell prints (and, on the way, for
-    ``during``: a progress line, which is screenshot and must be gone once its cell is done)."""
+    """Open a notebook, run every cell, and wait for the text its last printing cell prints, in an output (and,
+    on the way, for ``during``: a progress line, which is screenshot and must be gone once its cell is done)."""
     from playwright.sync_api import Error as PlaywrightError
 
     page.goto(url)
@@ -132,7 +152,8 @@ def _run_all(page, url: str, last_output: str, timeout_s: int, during: str | Non
             except PlaywrightError:
                 continue
         page.screenshot(path=str(ARTIFACTS / "0_progreso.png"))
-    page.get_by_text(last_output).wait_for(timeout=timeout_s * 1000)
+    page.locator(".jp-OutputArea-output, .output_subarea").get_by_text(last_output).first.wait_for(
+        timeout=timeout_s * 1000)
     if during:
         assert page.get_by_text(during).count() == 0, f"a progress line ({during!r}) is still on the page"
 
@@ -148,11 +169,44 @@ def _assert_image_at_own_size(img) -> None:
     assert abs(shown - natural / 2) <= 1, f"image {natural} px shown {shown} px wide: stretched"
 
 
+def _widget_call(notebook: str, cls: str) -> ast.Call:
+    """The call in the notebook that creates the widget: helpers.widgets.<cls>(...)."""
+    cells = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
+    sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code" and cls in "".join(c["source"])]
+    calls = [node for source in sources for node in ast.walk(ast.parse(re.sub(r"(?m)^\s*[%!].*$", "", source)))
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == cls]
+    assert len(calls) == 1, f"{notebook}: {len(calls)} calls create a {cls}; the site expects one"
+    return calls[0]
+
+
+def _argument(call: ast.Call, name: str, position: int, default):
+    """A literal argument of the call, by keyword or position, or the class's default."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return ast.literal_eval(kw.value)
+    return ast.literal_eval(call.args[position]) if len(call.args) > position else default
+
+
+def _site_picture(box, name: str, notebook: str, call: ast.Call, shows) -> None:
+    """Photograph a widget as its cell created it, for the site, with the call, the widget's title (its first
+    bold words) and the text it shows: the site's alt text is made of these, no number typed by hand."""
+    SITE_PICTURES.mkdir(parents=True, exist_ok=True)
+    box.scroll_into_view_if_needed()  # JupyterLab skips rendering cells out of view: no innerText there
+    box.screenshot(path=str(SITE_PICTURES / f"{name}.png"))
+    title = " ".join(box.locator("b").first.inner_text().split())
+    text = "; ".join(" ".join(line.split()) for s in shows for line in s.inner_text().splitlines() if line.strip())
+    assert title and re.search(r"\d", text), f"{name}: no title ({title!r}) or no number ({text!r})"
+    (SITE_PICTURES / f"{name}.json").write_text(json.dumps(
+        {"notebook": notebook, "call": ast.unparse(call), "title": title, "text": text}, ensure_ascii=False,
+        indent=1) + "\n", encoding="utf-8")
+
+
 def _browser(p):
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} missing: `apt-get install -y chromium` (make test-browser does)"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-    page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    # 2x pixels, so the site's pictures of the widgets stay sharp on HiDPI screens
+    page = browser.new_page(viewport={"width": 1280, "height": 1600}, device_scale_factor=2)
     page.set_default_timeout(60_000)
     CONSOLE.clear()
     page.on("console", lambda message: CONSOLE.append(message.text))
@@ -162,18 +216,38 @@ def _browser(p):
 def test_layernorm_widgets(server):
     from playwright.sync_api import expect, sync_playwright
 
+    nb = "03_layernorm.ipynb"
     with sync_playwright() as p:
         browser, page = _browser(p)
         try:
-            # the notebook's last cell prints this line (its code does not show it whole): every cell has run
-            _run_all(page, server("03_layernorm.ipynb"),
-                     "desde el normalizado del curso: [-1.128, -0.212, -0.566, 2.119]", 300)
-
-            # 1. "Ingresá 4 números": type the residual sum, with a decimal comma.
+            # every cell has run; none touches a widget after showing it
+            _run_all(page, server(nb), _last_output(nb), 300)
             fields = page.locator(".widget-text input")
             expect(fields).to_have_count(4)
             results = page.locator(".ln-result")
             expect(results.first).to_contain_text("media μ")  # the widget rendered
+            four = page.locator(".widget-vbox").filter(has=page.locator(".widget-text")).filter(
+                has=page.locator("img")).last  # the box with the four fields and the picture
+            sliders = page.locator(".widget-vbox").filter(has=page.locator(".widget-hslider")).filter(
+                has=page.locator("img")).last
+            steps = _widget(page, ".ln-counter")
+
+            # 0. As each cell creates them: the site's pictures
+            call = _widget_call(nb, "FourNumbers")
+            initial = [str(v) for v in _argument(call, "initial", 0, (2, 4, 6, 8))]
+            assert [f.input_value() for f in fields.all()] == initial, "the four fields are not the cell's numbers"
+            _site_picture(four, "cuatro_numeros", nb, call, [results.first])
+            call = _widget_call(nb, "StepByStep")
+            expect(page.locator(".ln-counter")).to_contain_text("paso 1 de 7")
+            _site_picture(steps, "siguiente_paso", nb, call, [page.locator(".ln-counter"), page.locator(".ln-step")])
+            call = _widget_call(nb, "GammaBeta")
+            readouts = sliders.locator(".widget-readout")
+            expect(readouts).to_have_count(8)
+            assert [float(r.text_content()) for r in readouts.all()] == [1.0] * 4 + [0.0] * 4, \
+                "the γ/β sliders do not start at γ = 1, β = 0"
+            _site_picture(sliders, "gamma_beta", nb, call, [results.nth(1)])
+
+            # 1. "Ingresá 4 números": type the residual sum, with a decimal comma.
             for field, value in zip(fields.all(), ["0,8", "0.95", "0.93", "1.33"]):
                 field.fill(value)
                 field.press("Enter")  # ipywidgets 7 sends a Text's value on Enter or blur, 8 on every key
@@ -185,13 +259,11 @@ def test_layernorm_widgets(server):
             fields.nth(1).fill("0.95")
             fields.nth(1).press("Enter")
             expect(page.locator(".ln-error")).to_have_count(0)
-            four = page.locator(".widget-vbox").filter(has=page.locator(".widget-text")).filter(
-                has=page.locator("img")).last  # the box with the four fields and the picture
             expect(four).to_contain_text("Ingresá 4 números")
             _assert_image_at_own_size(four.locator("img").first)
             four.screenshot(path=str(ARTIFACTS / "1_cuatro_numeros.png"))
 
-            # 2. γ₀ slider: it starts at γ = 1, β = 0, as the notebook's text says; ten steps right → 2.0.
+            # 2. γ₀ slider: from γ = 1, β = 0 (x̂ itself), ten steps right → 2.0.
             slider = page.locator(".widget-hslider").first
             track = slider.locator(".noUi-target, .ui-slider").first.bounding_box()["width"]
             assert track >= 250, f"γ slider track is {track:.0f} px for a range of 6: a small drag jumps too far"
@@ -202,10 +274,8 @@ def test_layernorm_widgets(server):
             for _ in range(10):
                 handle.press("ArrowRight")
             expect(gamma_beta).to_contain_text("[-2.049, -0.266, -0.367, 1.657]")  # 2.0 · -1.024
-            box = page.locator(".widget-vbox").filter(has=page.locator(".widget-hslider")).filter(
-                has=page.locator("img")).last
-            _assert_image_at_own_size(box.locator("img").first)
-            box.screenshot(path=str(ARTIFACTS / "2_gamma_beta.png"))
+            _assert_image_at_own_size(sliders.locator("img").first)
+            sliders.screenshot(path=str(ARTIFACTS / "2_gamma_beta.png"))
 
             # 3. "Siguiente paso": three clicks from step 1 → step 4, the mean.
             button = page.get_by_role("button", name="Siguiente paso")
@@ -214,7 +284,7 @@ def test_layernorm_widgets(server):
             counter = page.locator(".ln-counter")
             expect(counter).to_contain_text("paso 4 de 7")
             expect(page.locator(".ln-step").nth(3)).to_contain_text("= 1.0025")
-            _widget(page, ".ln-counter").screenshot(path=str(ARTIFACTS / "3_siguiente_paso.png"))
+            steps.screenshot(path=str(ARTIFACTS / "3_siguiente_paso.png"))
         finally:
             page.screenshot(path=str(ARTIFACTS / "0_notebook_03.png"), full_page=False)
             browser.close()
@@ -223,15 +293,32 @@ def test_layernorm_widgets(server):
 def test_sweep_explorer(server):
     from playwright.sync_api import expect, sync_playwright
 
+    nb = "05_norm_placement.ipynb"
     with sync_playwright() as p:
         browser, page = _browser(p)
         try:
-            _run_all(page, server("05_norm_placement.ipynb"), "vio 96,000 secuencias", 600, during="faltan ~")
+            _run_all(page, server(nb), _last_output(nb), 600, during="faltan ~")
             explorer = _widget(page, ".sweep-result, .sweep-missing")
             explorer.scroll_into_view_if_needed()
-            # the notebook opens it at 24 layers, post-norm, no warmup: no seed leaves the plateau
-            expect(explorer).to_contain_text("post-norm, semilla 0: no salió en 1 500 pasos")
-            # "¿con 24 capas y warmup 200 sale de la meseta?": one choice in a menu
+            # 0. As its cell creates it (the site's picture): its controls say the call's depth, placement, warmup
+            call = _widget_call(nb, "SweepExplorer")
+            depth, norm = _argument(call, "depth", 0, 12), _argument(call, "norm", 1, "ambas")
+            warmup = _argument(call, "warmup", 2, 0)
+            active = [" ".join(b.text_content().split()) for b in explorer.locator("button.mod-active").all()]
+            assert str(depth) in active, f"the explorer shows {active}, not the cell's depth {depth}"
+            assert {"post": "post-norm", "pre": "pre-norm", "ambas": "las dos"}[norm] in active, \
+                f"the explorer shows {active}, not the cell's norm {norm!r}"
+            chosen = " ".join(explorer.locator(".widget-dropdown select").first.evaluate(
+                "s => s.options[s.selectedIndex].text").split())  # ipywidgets writes its spaces as &nbsp;
+            assert chosen == ("sin warmup" if warmup == 0 else f"{warmup} pasos"), f"warmup shows {chosen!r}"
+            shows = explorer.locator(".sweep-result, .sweep-missing")
+            _site_picture(explorer, "explorador", nb, call, [shows.first])
+            if (depth, norm, warmup) == (24, "post", 0):  # what the notebook's text says about it
+                expect(explorer).to_contain_text("post-norm, semilla 0: no salió en 1 500 pasos")
+
+            # 1. "¿con 24 capas y warmup 200 sale de la meseta?": one choice in a menu
+            explorer.get_by_role("button", name="24", exact=True).click()
+            explorer.get_by_role("button", name="post-norm", exact=True).click()
             picture = explorer.locator("img").first
             before = picture.get_attribute("src")
             explorer.locator(".widget-dropdown select").first.select_option(label="200 pasos")
