@@ -7,11 +7,11 @@ pyproject's [tool.leccion06.colab] has them). Each server runs on loopback over 
 notebooks (the repository's files are never saved over) and is stopped at the end, also when the test fails.
 Screenshots (at 2x, for HiDPI screens) go to artifacts/browser/<front end>/.
 
-After "Run all", each widget is first checked and photographed as its cell creates it (no later cell touches
-a widget: tests/test_notebooks_hygiene.py): artifacts/browser/<front end>/site/<name>.png, with <name>.json saying which call
-made it and the text it shows. Those are the static site's pictures (`make site-pictures` copies JupyterLab's
-into .ci/site/widgets/; `make site` refuses a picture whose call is not the one in the notebook). The
-interactions come after, on their own screenshots.
+After "Run all", each widget is first checked and photographed as its cell creates it (no later cell touches a
+widget: tests/test_notebooks_hygiene.py): artifacts/browser/<front end>/site/<name>.png, with <name>.json saying
+which call made it and the text it shows. Those are the static site's pictures (`make site-pictures` copies
+JupyterLab's into .ci/site/widgets/; `make site` refuses a picture whose call is not the one in the notebook).
+The interactions come after, on their own screenshots.
 """
 
 from __future__ import annotations
