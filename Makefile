@@ -69,7 +69,7 @@ lab: install
 	env -u LECCION06_STRICT $(BIN)/jupyter lab --notebook-dir=notebooks $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 lint: install
-	$(BIN)/ruff check helpers tests notebooks benchmarks .ci/pipeline.py
+	$(BIN)/ruff check helpers tests notebooks benchmarks .ci
 
 # Lint, then the unit tests and strict nbval side by side: two processes, one core each.
 test: lint
