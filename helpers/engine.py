@@ -42,6 +42,7 @@ class Run:
     d_model: int = 32
     n_heads: int = 4
     d_ff: int = 128
+    independent_layers: bool = False  # True: layers 2..L drawn afresh, not copies of layer 1 (see stack)
 
     def __post_init__(self):
         one_of(self.norm, "norm", PLACEMENTS)
@@ -51,6 +52,7 @@ class Run:
         non_negative_int(self.warmup, "warmup")
         heads_divide(self.d_model, self.n_heads)
         positive_int(self.d_ff, "d_ff")
+        object.__setattr__(self, "independent_layers", boolean(self.independent_layers, "independent_layers"))
         object.__setattr__(self, "lr", positive_float(self.lr, "lr"))  # 1 or np.float32(1e-3) mean a float
 
     @property
@@ -79,14 +81,22 @@ def _eval_set(eval_set) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def stack(run: Run) -> nn.Sequential:
-    """The seed's model: Embedding(10, d) → nn.TransformerEncoder (cloned layers, final LN for pre) → Linear."""
+    """The seed's model: Embedding(10, d) → nn.TransformerEncoder (cloned layers, final LN for pre) → Linear.
+    With ``run.independent_layers``, layers 2..L are built afresh (PyTorch's own init), each with its own draw."""
     _run(run, "stack")
     torch.manual_seed(run.seed)
-    layer = nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
-                                       norm_first=run.norm == "pre")
-    enc = nn.TransformerEncoder(layer, run.n_layers, enable_nested_tensor=False,
+
+    def layer():
+        return nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
+                                          norm_first=run.norm == "pre")
+
+    enc = nn.TransformerEncoder(layer(), run.n_layers, enable_nested_tensor=False,
                                 norm=nn.LayerNorm(run.d_model) if run.norm == "pre" else None)
-    return nn.Sequential(nn.Embedding(10, run.d_model), enc, nn.Linear(run.d_model, 10))
+    model = nn.Sequential(nn.Embedding(10, run.d_model), enc, nn.Linear(run.d_model, 10))
+    if run.independent_layers:  # after everything else, so layer 1, embedding and output stay the seed's
+        for i in range(1, run.n_layers):
+            enc.layers[i] = layer()
+    return model
 
 
 def accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:

@@ -36,6 +36,10 @@ SLICES = {
     # added later (--add): does warmup rescue post-norm at 24 layers, where it never leaves the plateau?
     "warmup24": ([engine.Run("post", 24, seed=s, warmup=w) for w in (50, 100, 200, 400) for s in SEEDS[:3]],
                  1500),
+    # added later (--add): curves12 again with independently initialised layers (nn.TransformerEncoder copies
+    # its layer, so every other slice starts with L identical layers); not shown by the explorer
+    "independent12": ([engine.Run(norm, 12, seed=s, independent_layers=True) for norm in ("post", "pre")
+                       for s in SEEDS], 1500),
 }
 
 
@@ -47,8 +51,11 @@ def eval_set() -> tuple[torch.Tensor, torch.Tensor]:
 
 def to_json(hist: engine.History) -> dict:
     r = hist.run
-    return {"norm": r.norm, "n_layers": r.n_layers, "seed": r.seed, "data_seed": r.data_seed,
-            "warmup": r.warmup, "lr": r.lr, "steps": hist.steps, "acc": [round(a, 4) for a in hist.acc]}
+    out = {"norm": r.norm, "n_layers": r.n_layers, "seed": r.seed, "data_seed": r.data_seed,
+           "warmup": r.warmup, "lr": r.lr, "steps": hist.steps, "acc": [round(a, 4) for a in hist.acc]}
+    if r.independent_layers:  # written only when set: the runs with copied layers keep their old record
+        out["independent_layers"] = True
+    return out
 
 
 def run_slice(name: str, steps: int | None = None, progress=print) -> list[dict]:
@@ -160,6 +167,8 @@ def available(data: dict | None = None) -> dict:
     found: dict = {}
     for runs in data["slices"].values():
         for r in runs:
+            if r.get("independent_layers"):  # the explorer shows the runs with PyTorch's copied layers
+                continue
             found.setdefault((r["n_layers"], r["norm"], r["warmup"]), set()).add(r["seed"])
     return {k: sorted(v) for k, v in found.items()}
 
@@ -180,8 +189,8 @@ def explore(depth: int, norm: str = "ambas", warmup: int = 0, seed="todas", data
     have = available(data)
     curves, missing = [], []
     for n in PLACEMENTS[norm]:
-        runs = [r for part in data["slices"].values() for r in part
-                if (r["n_layers"], r["norm"], r["warmup"]) == (depth, n, warmup) and seed in ("todas", r["seed"])]
+        runs = [r for part in data["slices"].values() for r in part if not r.get("independent_layers")
+                and (r["n_layers"], r["norm"], r["warmup"]) == (depth, n, warmup) and seed in ("todas", r["seed"])]
         runs.sort(key=lambda r: r["seed"])
         for r in runs:
             curves.append(Curve(n, depth, warmup, r["seed"], tuple(r["steps"]), tuple(r["acc"]),
