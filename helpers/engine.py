@@ -51,6 +51,7 @@ class Run:
     d_model: int = 32
     n_heads: int = 4
     d_ff: int = 128
+    independent_layers: bool = False  # True: layers 2..L drawn afresh, not copies of layer 1 (see stack)
 
     def __post_init__(self):
         one_of(self.norm, "norm", _RUN_NORMS)
@@ -60,6 +61,7 @@ class Run:
         non_negative_int(self.warmup, "warmup")
         heads_divide(self.d_model, self.n_heads)
         positive_int(self.d_ff, "d_ff")
+        object.__setattr__(self, "independent_layers", boolean(self.independent_layers, "independent_layers"))
         object.__setattr__(self, "lr", positive_float(self.lr, "lr"))  # 1 or np.float32(1e-3) mean a float
 
     @property
@@ -128,16 +130,24 @@ def _diverged(name: str, run: Run, step: int, loss: float) -> FloatingPointError
 
 def stack(run: Run) -> nn.Sequential:
     """The seed's model: Embedding(10, d) → nn.TransformerEncoder (cloned layers, final LN for pre) → Linear,
-    in float32, initialized under torch.manual_seed(run.seed); the caller's random state is left as it was."""
+    in float32, initialized under torch.manual_seed(run.seed); the caller's random state is left as it was.
+    With ``run.independent_layers``, layers 2..L are built afresh (PyTorch's own init), each with its own draw."""
     _run(run)
     f32 = {"dtype": torch.float32}
+
+    def layer():
+        return nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
+                                          norm_first=run.norm == "pre", **f32)
+
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(run.seed)
-        layer = nn.TransformerEncoderLayer(run.d_model, run.n_heads, run.d_ff, dropout=0.0, batch_first=True,
-                                           norm_first=run.norm == "pre", **f32)
-        enc = nn.TransformerEncoder(layer, run.n_layers, enable_nested_tensor=False,
+        enc = nn.TransformerEncoder(layer(), run.n_layers, enable_nested_tensor=False,
                                     norm=nn.LayerNorm(run.d_model, **f32) if run.norm == "pre" else None)
-        return nn.Sequential(nn.Embedding(10, run.d_model, **f32), enc, nn.Linear(run.d_model, 10, **f32))
+        model = nn.Sequential(nn.Embedding(10, run.d_model, **f32), enc, nn.Linear(run.d_model, 10, **f32))
+        if run.independent_layers:  # after everything else, so layer 1, embedding and output stay the seed's
+            for i in range(1, run.n_layers):
+                enc.layers[i] = layer()
+        return model
 
 
 def token_accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:

@@ -133,6 +133,10 @@ def available(data: dict | None = None) -> dict:
     found: dict = {}
     for runs in data["slices"].values():
         for r in runs:
+            if r.get("independent_layers"):  # the explorer shows the runs with PyTorch's copied layers
+                continue
+            if r.get("independent_layers"):  # the explorer shows the runs with PyTorch's copied layers
+                continue
             found.setdefault((r["n_layers"], r["norm"], r["warmup"]), set()).add(r["seed"])
     return {k: sorted(v) for k, v in found.items()}
 
@@ -152,8 +156,8 @@ def explore(n_layers: int, norm: str = "ambas", warmup: int = 0, seed="todas", d
     have = available(data)
     curves, missing = [], []
     for n in NORM_CHOICES[norm]:
-        runs = [r for part in data["slices"].values() for r in part
-                if (r["n_layers"], r["norm"], r["warmup"]) == (n_layers, n, warmup) and seed in ("todas", r["seed"])]
+        runs = [r for part in data["slices"].values() for r in part if not r.get("independent_layers")
+                and (r["n_layers"], r["norm"], r["warmup"]) == (n_layers, n, warmup) and seed in ("todas", r["seed"])]
         runs.sort(key=lambda r: r["seed"])
         for r in runs:
             curves.append(Curve(n, n_layers, warmup, r["seed"], tuple(r["steps"]), tuple(r["acc"]),

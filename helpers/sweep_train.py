@@ -35,6 +35,10 @@ SLICES = {
     # added later (--add): does warmup rescue post-norm at 24 layers, where it never leaves the plateau?
     "warmup24": ([engine.Run("post", 24, seed=s, warmup=w) for w in (50, 100, 200, 400) for s in SEEDS[:3]],
                  1500),
+    # added later (--add): curves12 again with independently initialised layers (nn.TransformerEncoder copies
+    # its layer, so every other slice starts with L identical layers); the explorer leaves it out
+    "independent12": ([engine.Run(norm, 12, seed=s, independent_layers=True) for norm in ("post", "pre")
+                       for s in SEEDS], 1500),
 }
 
 
@@ -45,8 +49,11 @@ def __dir__():
 def to_json(hist: engine.History) -> dict:
     """One run of the sweep as the file stores it."""
     r = hist.run
-    return {"norm": r.norm, "n_layers": r.n_layers, "seed": r.seed, "data_seed": r.data_seed,
-            "warmup": r.warmup, "lr": r.lr, "steps": hist.steps, "acc": [round(a, 4) for a in hist.acc]}
+    out = {"norm": r.norm, "n_layers": r.n_layers, "seed": r.seed, "data_seed": r.data_seed,
+           "warmup": r.warmup, "lr": r.lr, "steps": hist.steps, "acc": [round(a, 4) for a in hist.acc]}
+    if r.independent_layers:  # written only when set: the runs with copied layers keep their old record
+        out["independent_layers"] = True
+    return out
 
 
 def run_slice(name: str, steps: int | None = None, progress=print) -> list[dict]:

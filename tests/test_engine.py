@@ -104,6 +104,7 @@ def test_engine_parameters_match_after_training():
     ({"d_model": 30, "n_heads": 4}, "d_model=30 no es divisible por n_heads=4"),
     ({"warmup": -5}, "warmup debe ser un entero >= 0"),
     ({"lr": 0.0}, "lr debe ser un número positivo y finito"),
+    ({"independent_layers": "sí"}, "independent_layers debe ser True o False"),
 ])
 def test_run_bad_input(kwargs, words):
     with pytest.raises((ValueError, TypeError), match=words):
@@ -138,3 +139,32 @@ def test_committed_sweep_reproduces_one_slice():
         assert (old["norm"], old["seed"]) == (new["norm"], new["seed"])
         assert new["steps"] == old["steps"][:4] == [25, 50, 75, 100]
         assert new["acc"] == pytest.approx(old["acc"][:4], abs=0.01)
+
+
+def test_independent_layers_redraw_layers_2_to_L_and_nothing_else():
+    """Run(independent_layers=True): layer 1, embedding, output and final LN are the seed's (as with copied
+    layers); layers 2..L are PyTorch's own fresh init, each its own draw (zero attention biases included).
+    The default is unchanged: copied layers, the stack the committed sweep and notebook 05's `pila` use."""
+    for norm in ("post", "pre"):
+        copied = engine.stack(engine.Run(norm, 4, seed=3))
+        fresh = engine.stack(engine.Run(norm, 4, seed=3, independent_layers=True))
+        names = [n for n, _ in copied.named_parameters()]
+        assert names == [n for n, _ in fresh.named_parameters()]
+        same = {n for (n, a), (_, b) in zip(copied.named_parameters(), fresh.named_parameters()) if torch.equal(a, b)}
+        redrawn = {n for n in names if n.startswith(("1.layers.1.", "1.layers.2.", "1.layers.3."))}
+        weights = {n for n in redrawn if n.endswith(("in_proj_weight", "out_proj.weight", "linear1.weight",
+                                                     "linear2.weight", "linear1.bias", "linear2.bias"))}
+        assert not weights & same and set(names) - redrawn <= same, sorted(set(names) - same)
+        layers = fresh[1].layers
+        assert all(not torch.equal(layers[i].linear1.weight, layers[j].linear1.weight)
+                   for i in range(4) for j in range(i))
+        assert not any(layer.self_attn.out_proj.bias.any() for layer in layers)
+        assert all(torch.equal(layer.linear1.weight, copied[1].layers[0].linear1.weight) for layer in copied[1].layers)
+    # the engine trains them like any run: batched = alone
+    ev = count_task(100, torch.Generator().manual_seed(7))
+    run = engine.Run("pre", 3, seed=1, independent_layers=True)
+    together = engine.train_many([run, engine.Run("pre", 3, seed=1)], 10, ev, eval_every=5)[0]
+    alone = engine.train_reference(run, 10, ev, eval_every=5)
+    assert together.loss == pytest.approx(alone.loss, abs=1e-5)
+    copied = engine.train_reference(engine.Run("pre", 3, seed=1), 10, ev, eval_every=5)
+    assert together.loss != pytest.approx(copied.loss, abs=1e-3)

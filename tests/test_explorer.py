@@ -27,10 +27,24 @@ def test_explore_24_layers_post_norm_without_warmup_never_escapes():
 def test_explore_agrees_with_the_notebooks_definition_of_escape():
     for part in DATA["slices"].values():
         for r in part:
+            if r.get("independent_layers"):  # not shown by the explorer (next test)
+                continue
             e = sweep.explore(r["n_layers"], r["norm"], r["warmup"], r["seed"], data=DATA)
             (c,) = e.curves
             first = next((s for s, a in zip(r["steps"], r["acc"]) if a >= 0.6), None)
             assert c.escape == first and list(c.acc) == r["acc"]
+
+
+def test_explore_leaves_out_the_runs_with_independent_layers():
+    """The independent12 slice repeats curves12's (depth, norm, warmup, seed) with other initial weights:
+    the explorer shows PyTorch's copied layers only, one curve per combination."""
+    independent = [r for part in DATA["slices"].values() for r in part if r.get("independent_layers")]
+    assert independent and {(r["n_layers"], r["warmup"]) for r in independent} == {(12, 0)}
+    e = sweep.explore(12, "ambas", 0, data=DATA)
+    stored = {(r["norm"], r["seed"]): r["acc"] for r in DATA["slices"]["curves12"]}
+    assert [(c.norm, c.seed) for c in e.curves] == sorted(stored)
+    assert all(list(c.acc) == stored[c.norm, c.seed] for c in e.curves)
+    assert sweep.available(DATA)[12, "post", 0] == [0, 1, 2, 3, 4]
 
 
 def test_explore_both_placements_and_one_seed():

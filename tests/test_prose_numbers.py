@@ -59,7 +59,9 @@ EXEMPT = {
         "2017": "year of the paper",
         "4000": "the paper's warmup (4 000 steps), quoted to say it is not what we measure",
         "128": "d_ff = 4 · d_model, written 4 * d in pila's code",
-        "1187": "the sweep's undisturbed time, measured outside the notebook (time python -m helpers.sweep)",
+        "2016": "year of Ba, Kiros and Hinton's LayerNorm paper (Papers)",
+        "2023": "year of the LLaMA and Mistral 7B papers (Papers, 'Para ir más lejos')",
+        "2024": "year of the Gemma 2 paper ('Para ir más lejos')",
     },
 }
 
