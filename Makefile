@@ -38,7 +38,7 @@ NB ?= $(wildcard notebooks/*.ipynb)
 
 .PHONY: help install lab test lint unit nbval test-matrix grid-report ci-deps test-browser test-browser-classic \
         compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep execute lock lock-compat site-env site \
-        site-pictures test-site lock-site clean
+        site-pictures test-site lock-site release clean
 
 help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
@@ -54,6 +54,7 @@ help:
 	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas"
 	@echo "make site     arma la lección como sitio web estático en build/site-src/_build/html (sin ejecutar nada)"
 	@echo "make test-site     prueba ese sitio en Chromium: matemática, alt text, nada fuera de 127.0.0.1, axe-core"
+	@echo "make release VERSION=1.1.0   corta una versión (.ci/release.py): número, notebooks, CHANGELOG, commit y tag"
 	@echo "bash .ci/run  todo lo anterior, como CI: dos trabajos a la vez y una tabla con el tiempo de cada etapa"
 
 $(STAMP): pyproject.toml constraints.txt
@@ -244,6 +245,12 @@ execute: install
 lock: install
 	{ echo "# Pinned versions for CI and make (pip -c). Regenerate: make lock. torch is the CPU build."; \
 	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints.txt
+
+# Cut a release: refuses a dirty tree, an old version, an existing tag, an empty "Sin publicar" in CHANGELOG.md
+# or a failing make test; then writes the version, re-executes the notebooks, dates the changelog, commits, tags.
+release: install
+	@test -n "$(VERSION)" || { echo "make release VERSION=x.y.z (the new version)"; exit 1; }
+	$(BIN)/python .ci/release.py $(VERSION)
 
 clean:
 	rm -rf $(VENV) $(CVENV) $(SVENV) build dist .pytest_cache .ruff_cache artifacts

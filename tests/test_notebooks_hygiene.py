@@ -5,11 +5,11 @@ from __future__ import annotations
 import ast
 import re
 
+import facts
 import pytest
-from conftest import NOTEBOOKS, ROOT, colab_url, load, repo_url
+from conftest import NOTEBOOKS, ROOT, colab_url, load
 
 LOCAL_PATH = re.compile(r"(/tmp/(?!ipykernel)|/root/|/work/|/home/\w+/|site-packages/|[A-Z]:\\\\Users)")
-SETUP_TEMPLATE = (ROOT / "tests" / "setup_cell.txt").read_text(encoding="utf-8")
 NAME = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
 
 ids = [nb.name for nb in NOTEBOOKS]
@@ -68,9 +68,9 @@ def source_text(out: dict) -> str:
 def test_setup_cell_is_the_template(path):
     cells = code_cells(load(path))
     assert cells, f"{path.name}: has no code cell"
-    expected = SETUP_TEMPLATE.format(repo_url=repo_url()).strip()
-    assert source(cells[0]).strip() == expected, (
-        f"{path.name}: the first code cell must be tests/setup_cell.txt with the URL from pyproject"
+    assert source(cells[0]).strip() == facts.setup_cell(), (
+        f"{path.name}: the first code cell must be tests/setup_cell.txt with pyproject's URL and version "
+        "(make release writes it)"
     )
 
 

@@ -1,0 +1,160 @@
+"""Releases (issue 22): one version everywhere, a mismatch that explains itself, and a release script that refuses.
+
+- The version lives once, in pyproject.toml; helpers.__version__, every notebook's setup cell (install from the tag
+  and helpers.check_env.require), every Colab badge and link (blob/v<version>), the README and the site's sources
+  name that version and no other.
+- A notebook run against another installed version stops at its setup cell with the Spanish note and the one
+  command that fixes it, not a traceback (a real kernel, the notebook's own setup cell).
+- .ci/release.py refuses a dirty tree, a version that is not newer, an existing tag and an empty changelog, in a
+  throwaway clone, before it runs anything expensive.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from conftest import NOTEBOOKS, ROOT
+from facts import colab_url, repository, setup_cell, version
+
+import helpers
+
+# Anything that names a release of this repository: a tag in a URL or a pip line, or the setup cell's check.
+NAMED = re.compile(r"@v(\d+\.\d+\.\d+)|/blob/v(\d+\.\d+\.\d+)/|require\(\"(\d+\.\d+\.\d+)\"\)|/tag/v(\d+\.\d+\.\d+)")
+
+
+def named_versions(text: str) -> set[str]:
+    return {next(g for g in m.groups() if g) for m in NAMED.finditer(text)}
+
+
+def test_the_installed_helpers_is_pyprojects_version():
+    assert helpers.__version__ == version(), (
+        f"helpers.__version__ is {helpers.__version__}, pyproject says {version()}: reinstall (make install)"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_each_notebook_names_this_release_only(path):
+    nb = nbformat.read(path, as_version=4)
+    setup = next(c for c in nb.cells if c.cell_type == "code").source
+    assert setup.strip() == setup_cell(), f"{path.name}: the setup cell is not tests/setup_cell.txt at {version()}"
+    assert f"@v{version()}\"" in setup and f'require("{version()}")' in setup
+    assert colab_url(path.name) in nb.cells[0].source, f"{path.name}: the Colab badge is not at v{version()}"
+    text = "\n".join(c.source for c in nb.cells)
+    assert named_versions(text) == {version()}, f"{path.name} names releases {named_versions(text)}"
+
+
+def test_readme_and_site_sources_name_this_release_only():
+    texts = {p: p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / ".ci" / "site").glob("*"))]
+             if p.is_file()}
+    for path, text in texts.items():
+        assert named_versions(text) <= {version()}, f"{path.name} names releases {named_versions(text)}"
+    assert named_versions(texts[ROOT / "README.md"]) == {version()}, "the README's badges name no release"
+
+
+def test_changelog_links_only_released_versions():
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Sin publicar]" in text, "CHANGELOG.md needs a '## [Sin publicar]' section (Keep a Changelog)"
+    released = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d\d-\d\d$", text, flags=re.M)
+    for v in released:
+        assert f"[{v}]: {repository()}/releases/tag/v{v}" in text, f"CHANGELOG.md: {v} has no link to its release"
+    if released:
+        assert released[0] == version(), f"the newest CHANGELOG entry is {released[0]}, pyproject says {version()}"
+
+
+def test_a_notebook_against_another_installed_version_says_what_to_run():
+    """The setup cell of a notebook written for another release, in a real kernel with this helpers installed."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    other = "0.0.1" if version() != "0.0.1" else "0.0.2"
+    cell = setup_cell().replace(version(), other)
+    cells = [nbformat.v4.new_code_cell(cell), nbformat.v4.new_code_cell("print('después')")]
+    nb = nbformat.v4.new_notebook(cells=cells)
+    client = NotebookClient(nb, timeout=120, kernel_name="python3")
+    with pytest.raises(CellExecutionError):
+        client.execute()
+    (error,) = [o for o in nb.cells[0].outputs if o.output_type == "error"]
+    shown = "\n".join(error.traceback)
+    assert error.ename == "VersionMismatch"
+    assert f"Este notebook se escribió con helpers {other}, pero tenés instalada la {version()}" in shown
+    assert f'%pip install -q --force-reinstall --no-deps "leccion06-helpers @ git+{repository()}@v{other}"' in shown
+    assert "Reiniciar sesión" in shown
+    assert "Traceback" not in shown and "File " not in shown, f"the learner sees a traceback:\n{shown}"
+    assert not nb.cells[1].outputs, "the cell after the setup cell ran: 'Run all' must stop at the mismatch"
+
+
+@pytest.fixture
+def clone(tmp_path):
+    """A throwaway clone of this commit with its working tree as it is now (committed there), for release.py."""
+    dest = tmp_path / "repo"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(dest)], check=True)
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.splitlines()
+    for name in files:  # the tree as it is now, uncommitted edits and new files included
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "add", "-A"], cwd=dest, check=True)
+    subprocess.run([*git, "commit", "-qm", "tree under test", "--allow-empty"], cwd=dest, check=True)
+    return dest, git
+
+
+def release(dest, *args):
+    r = subprocess.run([sys.executable, ".ci/release.py", *args, "--dry-run"], cwd=dest, capture_output=True,
+                       text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def set_unreleased(dest, git, lines: str) -> None:
+    """CHANGELOG.md of the clone with ``lines`` (maybe none) under 'Sin publicar', committed."""
+    log = (dest / "CHANGELOG.md").read_text(encoding="utf-8")
+    head, rest = log.split("## [Sin publicar]", 1)
+    after = re.split(r"^(?=## \[)", rest, maxsplit=1, flags=re.M)
+    released = after[1] if len(after) > 1 else ""
+    (dest / "CHANGELOG.md").write_text(f"{head}## [Sin publicar]\n\n{lines}\n{released}", encoding="utf-8")
+    subprocess.run([*git, "commit", "-qam", "changelog", "--allow-empty"], cwd=dest, check=True)
+
+
+def test_release_refuses_and_changes_nothing(clone):
+    dest, git = clone
+    set_unreleased(dest, git, "### Cambiado\n\n- Algo nuevo.\n")
+    newer = f"{int(version().split('.')[0]) + 1}.0.0"
+    code, out = release(dest, newer)
+    assert code == 0 and "dry run" in out, out
+
+    code, out = release(dest, version())
+    assert code == 1 and "is not newer" in out, out
+    code, out = release(dest, "1.0")
+    assert code == 1 and "x.y.z" in out, out
+
+    subprocess.run([*git, "tag", f"v{newer}"], cwd=dest, check=True)
+    code, out = release(dest, newer)
+    assert code == 1 and "already exists" in out, out
+    subprocess.run(["git", "tag", "-d", f"v{newer}"], cwd=dest, check=True, capture_output=True)
+
+    (dest / "README.md").write_text("cambio sin commit\n", encoding="utf-8")
+    code, out = release(dest, newer)
+    assert code == 1 and "uncommitted changes" in out, out
+    subprocess.run(["git", "checkout", "--", "README.md"], cwd=dest, check=True)
+
+    set_unreleased(dest, git, "")
+    code, out = release(dest, newer)
+    assert code == 1 and "nothing under" in out, out
+    assert not subprocess.run(["git", "status", "--porcelain"], cwd=dest, capture_output=True, text=True).stdout
+
+
+def test_the_release_workflow_runs_make_targets_that_exist():
+    """Every step of .github/workflows/release.yml that builds or checks is a make target a maintainer can run."""
+    workflow = (ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    used = set(re.findall(r"run: make ([a-z-]+)", workflow))
+    assert {"dist", "test-compat", "test-site"} <= used, f"the release workflow runs {sorted(used)}"
+    for target in used:
+        assert re.search(rf"^{re.escape(target)}:", makefile, flags=re.M), f"release.yml: no make target {target}"
+    assert "pypa/gh-action-pypi-publish" in workflow and "id-token: write" in workflow, "PyPI by trusted publishing"
