@@ -23,8 +23,6 @@ COLAB_TABLE = "[tool.leccion06.colab]"
 # Text that names a version it was measured with, not a pin: (file, text on the line, why).
 RECORDS = [
     ("helpers/data/norm_sweep.json", '"torch":', "the sweep's metadata: the torch it ran on"),
-    ("notebooks/05_norm_placement.ipynb", "# Medido con `make grid-report` (torch",
-     "a comment naming the torches a measurement ran on (notebook 05's helper may move it out of the notebook)"),
     ("README.md", "machine (torch", "the engine benchmark: the torch it was measured with"),
 ]
 # Arbitrary versions fed to a pure function, not statements about Colab: (file, why)
@@ -36,7 +34,7 @@ def version_pattern(name: str, version: str) -> str:
     Ranges ('torch>=2.4') are another fact and do not match."""
     major, minor = version.split(".")[:2]
     names = r"python[\w-]*|py" if name == "python" else re.escape(name)
-    return rf"(?i)\b(?:{names})(?:==|[\s\"':,]){{0,4}}{major}\.{minor}(?:\.\d+)*(?![\w.]*\d)"
+    return rf"(?i)\b(?:{names})(?:==|[\s\"':,=]){{0,4}}{major}\.{minor}(?:\.\d+)*(?![\w.]*\d)"
 
 
 def colab_table_removed(text: str) -> str:

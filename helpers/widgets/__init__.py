@@ -3,7 +3,7 @@
 (``explorer``: SweepExplorer, over helpers.sweep.explore). ``_image`` draws their figures.
 
 Only basic widgets (Text, FloatSlider, Button, ToggleButtons, Dropdown, HTML, Image, HBox/VBox) and
-``observe``, which behave the same on ipywidgets 7.7 (Colab) and 8.x (JupyterLab 4). Figures are drawn
+``observe``, which behave the same on Colab's ipywidgets 7 and JupyterLab 4's ipywidgets 8. Figures are drawn
 off-screen (matplotlib's Figure, no pyplot) into an Image widget: an update changes widget state only and
 prints nothing into any cell.
 """
