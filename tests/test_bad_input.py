@@ -497,7 +497,9 @@ CASES = {
         Refuses("sin_acc.json", "acc", "make sweep")),
     "load: a list instead of the sweep": (lambda: sweep.load(sweep_file("lista.json", "[1, 2]")),
                                           Refuses("lista.json", "'slices'", "make sweep")),
-    "load: the committed file": (lambda: sweep.load(), Accepts(lambda d: sum(map(len, d["slices"].values())) == 46)),
+    "load: the committed file": (lambda: sweep.load(), Accepts(lambda d: {k: len(v) for k, v in d["slices"].items()}
+                                                               == {k: len(runs) for k, (runs, _) in
+                                                                   sweep_train.SLICES.items()})),
     "explore: seed 'all'": (lambda: sweep.explore(12, seed="all"), Refuses("seed", "'todas'", "'all'")),
     "explore: 8 layers": (lambda: sweep.explore(8), Refuses("n_layers", "6, 12, 24", "recibí 8")),
     "explore: norm 'prenorm'": (lambda: sweep.explore(12, "prenorm"), Refuses("norm", "'ambas'", "'prenorm'")),
