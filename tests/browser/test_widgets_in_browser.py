@@ -300,12 +300,12 @@ def test_sweep_explorer(server):
             _run_all(page, server(nb), _last_output(nb), 600, during="faltan ~")
             explorer = _widget(page, ".sweep-result, .sweep-missing")
             explorer.scroll_into_view_if_needed()
-            # 0. As its cell creates it (the site's picture): its controls say the call's depth, placement, warmup
+            # 0. As its cell creates it (the site's picture): its controls say the call's n_layers, placement, warmup
             call = _widget_call(nb, "SweepExplorer")
-            depth, norm = _argument(call, "depth", 0, 12), _argument(call, "norm", 1, "ambas")
+            n_layers, norm = _argument(call, "n_layers", 0, 12), _argument(call, "norm", 1, "ambas")
             warmup = _argument(call, "warmup", 2, 0)
             active = [" ".join(b.text_content().split()) for b in explorer.locator("button.mod-active").all()]
-            assert str(depth) in active, f"the explorer shows {active}, not the cell's depth {depth}"
+            assert str(n_layers) in active, f"the explorer shows {active}, not the cell's n_layers {n_layers}"
             assert {"post": "post-norm", "pre": "pre-norm", "ambas": "las dos"}[norm] in active, \
                 f"the explorer shows {active}, not the cell's norm {norm!r}"
             chosen = " ".join(explorer.locator(".widget-dropdown select").first.evaluate(
@@ -313,7 +313,7 @@ def test_sweep_explorer(server):
             assert chosen == ("sin warmup" if warmup == 0 else f"{warmup} pasos"), f"warmup shows {chosen!r}"
             shows = explorer.locator(".sweep-result, .sweep-missing")
             _site_picture(explorer, "explorador", nb, call, [shows.first])
-            if (depth, norm, warmup) == (24, "post", 0):  # what the notebook's text says about it
+            if (n_layers, norm, warmup) == (24, "post", 0):  # what the notebook's text says about it
                 expect(explorer).to_contain_text("post-norm, semilla 0: no salió en 1 500 pasos")
 
             # 1. "¿con 24 capas y warmup 200 sale de la meseta?": one choice in a menu
