@@ -3,9 +3,10 @@
 It refuses, and changes nothing, when the working tree has uncommitted changes, when VERSION is not a plain
 x.y.z newer than pyproject's version, when the tag exists, when CHANGELOG.md has nothing under "Sin publicar",
 or when `make test` fails. Then it writes VERSION into pyproject.toml (the one place it lives), points every
-notebook's setup cell and Colab badge (and the README's badges) at that release's tag, re-executes and stores the
-notebooks (`make execute`), checks them (hygiene, prose numbers, versions), dates the CHANGELOG entry, commits,
-and tags `vVERSION`. Pushing the tag (`git push origin main vVERSION`) starts .github/workflows/release.yml.
+notebook's setup cell and Colab badge (and the README's badges) at that release's tag, dates the CHANGELOG entry,
+re-executes and stores the notebooks (`make execute`), checks them (hygiene, prose numbers, versions, one source
+per fact), commits, and tags `vVERSION`.
+Pushing the tag (`git push origin main vVERSION`) starts .github/workflows/release.yml.
 
     python .ci/release.py 1.1.0 [--dry-run]
 """
@@ -100,7 +101,8 @@ def date_changelog(version: str, today: datetime.date) -> None:
     text = CHANGELOG.read_text(encoding="utf-8")
     text = text.replace(UNRELEASED, f"{UNRELEASED}\n\n## [{version}] - {today.isoformat()}", 1)
     link = f"[{version}]: {facts.repository()}/releases/tag/v{version}"
-    text = text.rstrip("\n") + "\n" + link + "\n"
+    links_start = "\n\n" if not re.search(r"^\[\d+\.\d+\.\d+\]: ", text, flags=re.M) else "\n"
+    text = text.rstrip("\n") + links_start + link + "\n"  # link definitions after a blank line, or they join the list
     CHANGELOG.write_text(text, encoding="utf-8")
 
 
@@ -119,10 +121,10 @@ def release(version: str, dry_run: bool = False) -> None:
     try:
         set_version(version)
         point_notebooks_and_readme_at(version)
+        date_changelog(version, datetime.date.today())  # before the checks, which read the dated changelog too
         run("make", "execute")
         run(".venv/bin/pytest", "-q", "-p", "no:cacheprovider", "tests/test_notebooks_hygiene.py",
-            "tests/test_prose_numbers.py", "tests/test_release.py")
-        date_changelog(version, datetime.date.today())
+            "tests/test_prose_numbers.py", "tests/test_release.py", "tests/test_one_source.py")
     except BaseException:  # put the tree back as it was: a half-made release must not be committed by hand
         git("checkout", "--", ".")
         raise

@@ -62,6 +62,10 @@ def test_changelog_links_only_released_versions():
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d\d-\d\d$", text, flags=re.M)
     for v in released:
         assert f"[{v}]: {repository()}/releases/tag/v{v}" in text, f"CHANGELOG.md: {v} has no link to its release"
+    lines = text.splitlines()
+    first_link = next((i for i, line in enumerate(lines) if re.match(r"\[\d+\.\d+\.\d+\]: ", line)), None)
+    if first_link is not None:  # a link definition right under a list item joins its text
+        assert not lines[first_link - 1].strip(), "CHANGELOG.md: a blank line must come before the release links"
     if released:
         assert released[0] == version(), f"the newest CHANGELOG entry is {released[0]}, pyproject says {version()}"
 
@@ -124,7 +128,11 @@ def set_unreleased(dest, git, lines: str) -> None:
 def test_release_refuses_and_changes_nothing(clone):
     dest, git = clone
     set_unreleased(dest, git, "### Cambiado\n\n- Algo nuevo.\n")
-    newer = f"{int(version().split('.')[0]) + 1}.0.0"
+    tags = subprocess.run(["git", "tag", "--list"], cwd=dest, capture_output=True, text=True).stdout.split()
+    major = int(version().split(".")[0]) + 1
+    while f"v{major}.0.0" in tags:  # a version newer than pyproject's that no tag has taken
+        major += 1
+    newer = f"{major}.0.0"
     code, out = release(dest, newer)
     assert code == 0 and "dry run" in out, out
 
