@@ -162,6 +162,16 @@ def test_no_cell_drives_a_widget_the_learner_sees(path):
                     f"'Ejecutar todas' the learner would see what this cell did to it")
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_claims_use_helpers_claim_not_assert(path):
+    """A learner who changes a number meets a Spanish note, not a bare AssertionError: a notebook checks what its
+    text says with helpers.claim(...), never with assert."""
+    for i, cell in enumerate(code_cells(load(path)), start=1):
+        code = "\n".join(line for line in source(cell).splitlines() if not line.lstrip().startswith(("%", "!")))
+        lines = [node.lineno for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Assert)]
+        assert not lines, f"{path.name}, code cell {i}, line {lines[0]}: a bare assert; use helpers.claim(...)"
+
+
 ANSWER_TAG = "exercise-answer"
 
 
