@@ -54,7 +54,7 @@ help:
 	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas"
 	@echo "make site     arma la lección como sitio web estático en build/site-src/_build/html (sin ejecutar nada)"
 	@echo "make test-site     prueba ese sitio en Chromium: matemática, alt text, nada fuera de 127.0.0.1, axe-core"
-	@echo "make release VERSION=1.1.0   corta una versión (.ci/release.py): número, notebooks, CHANGELOG, commit y tag"
+	@echo "make release VERSION=1.1.0   prepara una versión (.ci/release.py): número, notebooks, CHANGELOG y commit; el tag lo crea main"
 	@echo "bash .ci/run  todo lo anterior, como CI: dos trabajos a la vez y una tabla con el tiempo de cada etapa"
 
 $(STAMP): pyproject.toml constraints.txt
@@ -246,8 +246,9 @@ lock: install
 	{ echo "# Pinned versions for CI and make (pip -c). Regenerate: make lock. torch is the CPU build."; \
 	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints.txt
 
-# Cut a release: refuses a dirty tree, an old version, an existing tag, an empty "Sin publicar" in CHANGELOG.md
-# or a failing make test; then writes the version, re-executes the notebooks, dates the changelog, commits, tags.
+# Prepare a release: refuses a dirty tree, an old version, an existing tag, an empty "Sin publicar" in CHANGELOG.md
+# or a failing make test; then writes the version, re-executes the notebooks, dates the changelog and commits. No
+# tag: once the commit is on main, .github/workflows/release.yml creates v<version> and publishes the release.
 release: install
 	@test -n "$(VERSION)" || { echo "make release VERSION=x.y.z (the new version)"; exit 1; }
 	$(BIN)/python .ci/release.py $(VERSION)

@@ -1,18 +1,21 @@
 """CI: every stage of .ci/run as a make target, as many side by side as the cores hold, and a table of times.
 
     python3 .ci/pipeline.py            # what `bash .ci/run` does
-    python3 .ci/pipeline.py --list     # the stages, in order, with their cores and what each waits for
+    python3 .ci/pipeline.py --list     # the stages, in order, with their cores, limits and what each waits for
 
 A stage starts when the stages it waits for have passed and its threads fit in the free cores (installs, which
 mostly wait on the network, take none). Stages start in the order listed; a stage that is ready but does not
 fit holds the ones after it, so two-core stages are not starved. Each stage's output goes to
-artifacts/ci/<stage>.log and is printed when the stage ends. A stage whose prerequisite failed is not run.
-At the end: the table (start, time, result of each stage) and one closing line; exit 1 if any stage did not pass.
+artifacts/ci/<stage>.log and is printed when the stage ends. A stage whose prerequisite failed is not run. Each
+stage has a time limit, and the run one in all (RUN_LIMIT): what passes it is stopped and fails, saying how long it
+ran, so the run ends with its table rather than hanging. At the end: the table (start, time beside its limit, CPU,
+result of each stage) and one closing line; exit 1 if any stage did not pass.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -23,7 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "artifacts" / "ci"
 OK = ("passed", "covered")
-STAGE_TIMEOUT = 40 * 60  # a stage that hangs is stopped (and the table still printed); CI stops at 90 minutes
+MIN = 60
+# Each stage has a limit, generous but finite (Stage.limit, about 3x its time on the 2-core CI machine with empty
+# caches); a stage past it is stopped and fails with its name and how long it ran. The whole run stops at RUN_LIMIT,
+# before CI's own 90 minutes, so the table is always printed.
+STAGE_LIMIT = 15 * MIN
+RUN_LIMIT = 80 * MIN
 
 
 @dataclass
@@ -33,6 +41,7 @@ class Stage:
     cores: int = 1  # 0: mostly waits on the network or the disk
     after: tuple[str, ...] = ()
     note: str = ""
+    limit: float = STAGE_LIMIT  # seconds
     # filled in while running
     result: str = "not run"
     start: float | None = None
@@ -49,35 +58,36 @@ def grid_stages(installed: tuple[str, ...]) -> list[Stage]:
     """One stage per CPU configuration of the grid (tests/cpu_grid.py), one or two cores each."""
     sys.path.insert(0, str(ROOT / "tests"))
     from cpu_grid import GRID
-    return [Stage(f"grid {name}", make("test-matrix", f"CONFIGS={name}"), cores=min(threads, 2), after=installed)
+    return [Stage(f"grid {name}", make("test-matrix", f"CONFIGS={name}"), cores=min(threads, 2), after=installed,
+                  limit=10 * MIN)
             for name, _, threads, _ in GRID]
 
 
 def stages() -> list[Stage]:
-    """CI's stages, in the order they start when they can."""
-    out = [
-        Stage("ci-deps", make("ci-deps"), cores=0, note="apt-get: chromium (nodejs, npm if missing)"),
-        Stage("install", make("install"), cores=0, note=".venv from nothing"),
-        Stage("compat-env", make("compat-env"), cores=0, note="Colab's Python and packages"),
-        Stage("site-env", make("site-env"), cores=0, note=".venv-site and MathJax (npm ci)"),
-        Stage("nbval", make("nbval"), after=("install",), note="strict nbval, native kernels, 1 thread"),
-        Stage("unit", make("unit"), after=("install",), note="unit, hygiene, prose, exercise tests"),
-        Stage("lint", make("lint"), after=("install",)),
-        Stage("dist", make("dist"), after=("install",), note="build, twine check, wheel contents"),
-        Stage("compat-helpers", make("compat-helpers"), after=("compat-env", "dist"), note="the wheel into Colab's"),
-    ]
+    """CI's stages, in the order they start when they can; each with its limit in minutes."""
+    def st(name, target, limit, cores=1, after=("install",), note=""):
+        return Stage(name, make(target), cores=cores, after=after, note=note, limit=limit * MIN)
+
     grid = grid_stages(("install",))
-    out += [g for g in grid if g.cores == 1]
-    out += [
-        Stage("browser-lab", make("test-browser"), after=("install", "ci-deps"), note="JupyterLab 4, ipywidgets 8"),
-        Stage("browser-classic", make("test-browser-classic"), after=("compat-helpers", "ci-deps"),
-              note="Colab's classic Notebook, ipywidgets 7"),
-        Stage("compat-unit", make("compat-unit"), after=("compat-helpers",), note="unit tests, Colab's environment"),
-        Stage("compat-nbval", make("compat-nbval"), after=("compat-helpers",), note="nbval, Colab's environment"),
-        Stage("site", make("test-site"), after=("site-env", "ci-deps"), note="build the site, test it in Chromium"),
+    return [
+        st("ci-deps", "ci-deps", 15, cores=0, after=(), note="apt-get: chromium (nodejs, npm if missing)"),
+        st("install", "install", 15, cores=0, after=(), note=".venv from nothing"),
+        st("compat-env", "compat-env", 20, cores=0, after=(), note="Colab's Python and packages"),
+        st("site-env", "site-env", 10, cores=0, after=(), note=".venv-site and MathJax (npm ci)"),
+        st("nbval", "nbval", 10, note="strict nbval, native kernels, 1 thread"),
+        st("unit", "unit", 15, note="unit, hygiene, prose, exercise tests"),
+        st("lint", "lint", 5),
+        st("dist", "dist", 5, note="build, twine check, wheel contents"),
+        st("compat-helpers", "compat-helpers", 5, after=("compat-env", "dist"), note="the wheel into Colab's"),
+        *[g for g in grid if g.cores == 1],
+        st("browser-lab", "test-browser", 10, after=("install", "ci-deps"), note="JupyterLab 4, ipywidgets 8"),
+        st("browser-classic", "test-browser-classic", 10, after=("compat-helpers", "ci-deps"),
+           note="Colab's classic Notebook, ipywidgets 7"),
+        st("compat-unit", "compat-unit", 15, after=("compat-helpers",), note="unit tests, Colab's environment"),
+        st("compat-nbval", "compat-nbval", 10, after=("compat-helpers",), note="nbval, Colab's environment"),
+        st("site", "test-site", 15, after=("site-env", "ci-deps"), note="build the site, test it in Chromium"),
+        *[g for g in grid if g.cores > 1],
     ]
-    out += [g for g in grid if g.cores > 1]
-    return out
 
 
 def covered_by_nbval(all_stages: list[Stage]) -> None:
@@ -110,67 +120,104 @@ def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
 
 
-def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None) -> int:
-    logs.mkdir(parents=True, exist_ok=True)
-    t0 = time.monotonic()
-    by_name = {s.name: s for s in all_stages}
-    pending = [s for s in all_stages if s.result == "not run"]
-    running: list[Stage] = []
-    print(f"ci: {len(all_stages)} stages on {cores} cores; load average at start {load()}", flush=True)
+class Pipeline:
+    """The stages of one CI run: which can start, which have ended, which ran past their limit."""
 
-    def finish(s: Stage, result: str) -> None:
-        s.seconds = time.monotonic() - t0 - s.start
-        s.result = result
-        text = (logs / f"{safe(s.name)}.log").read_text(encoding="utf-8", errors="replace").rstrip()
+    def __init__(self, all_stages: list[Stage], cores: int, logs: Path, on_install=None, limit: float = RUN_LIMIT):
+        self.stages, self.cores, self.logs, self.on_install, self.limit = all_stages, cores, logs, on_install, limit
+        self.by_name = {s.name: s for s in all_stages}
+        self.pending = [s for s in all_stages if s.result == "not run"]
+        self.running: list[Stage] = []
+        self.t0 = time.monotonic()
+
+    def now(self) -> float:
+        return time.monotonic() - self.t0
+
+    def settle(self) -> None:
+        """Stages that can no longer run (a prerequisite failed) and those nbval already covered."""
+        for s in list(self.pending):
+            bad = [a for a in s.after if self.by_name[a].result not in OK + ("not run", "running")]
+            if bad:
+                self.pending.remove(s)
+                s.result = f"skipped: {', '.join(bad)} did not pass"
+            elif s.command is None and all(self.by_name[a].result in OK for a in s.after):
+                self.pending.remove(s)
+                s.result = "covered"
+
+    def start_ready(self) -> None:
+        """Start, in order, each stage whose prerequisites passed while its cores fit; a big one holds the rest."""
+        for s in list(self.pending):
+            if s.command is None or any(self.by_name[a].result not in OK for a in s.after):
+                continue
+            if s.cores > self.cores - sum(r.cores for r in self.running):
+                break
+            self.pending.remove(s)
+            s.start, s.result = self.now(), "running"
+            with open(self.logs / f"{safe(s.name)}.log", "w", encoding="utf-8") as log:
+                s.proc = subprocess.Popen(s.command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                          stdin=subprocess.DEVNULL, start_new_session=True)
+            self.running.append(s)
+            print(f"[{fmt(s.start)}] {s.name}: started ({' '.join(s.command)}; limit {fmt(s.limit)})", flush=True)
+
+    def stop(self, s: Stage, why: str) -> int:
+        """Kill a stage's whole process group; its result says why and after how long."""
+        os.killpg(s.proc.pid, signal.SIGKILL)
+        reap(s, block=True)
+        s.note = why
+        return -signal.SIGKILL
+
+    def reap_ended(self) -> None:
+        for s in list(self.running):
+            rc = reap(s)
+            over = self.now() - s.start > s.limit
+            if rc is None and over:
+                rc = self.stop(s, f"stopped at its limit of {fmt(s.limit)}")
+            if rc is None:
+                continue
+            self.running.remove(s)
+            self.finish(s, "passed" if rc == 0 else
+                        f"FAILED (over its limit: ran {fmt(self.now() - s.start)})" if over else f"FAILED (exit {rc})")
+            if s.name == "install" and rc == 0 and self.on_install:
+                self.on_install(self.stages)
+
+    def finish(self, s: Stage, result: str) -> None:
+        s.seconds, s.result = self.now() - s.start, result
+        text = (self.logs / f"{safe(s.name)}.log").read_text(encoding="utf-8", errors="replace").rstrip()
+        skipped = re.findall(r"^\S+: skipped, (.+)$", text, flags=re.M)
+        if result == "passed" and skipped:
+            s.note = "skipped: " + "; ".join(dict.fromkeys(skipped))
         print(f"\n──── {s.name}: {result} in {fmt(s.seconds)}, CPU {fmt(s.cpu)}, load {load()} "
               f"({' '.join(s.command)})\n{text}", flush=True)
 
-    try:
-        while pending or running:
-            for s in list(pending):
-                bad = [a for a in s.after if by_name[a].result not in OK + ("not run", "running")]
-                if bad:  # a prerequisite failed: this stage cannot run
-                    pending.remove(s)
-                    s.result = f"skipped: {', '.join(bad)} did not pass"
-                elif s.command is None and all(by_name[a].result in OK for a in s.after):
-                    pending.remove(s)
-                    s.result = "covered"
-            for s in list(pending):
-                if s.command is None or any(by_name[a].result not in OK for a in s.after):
-                    continue  # waiting for its prerequisites
-                if s.cores > cores - sum(r.cores for r in running):
-                    break  # ready but too big for the free cores: hold the rest so it is not starved
-                pending.remove(s)
-                s.start, s.result = time.monotonic() - t0, "running"
-                log = open(logs / f"{safe(s.name)}.log", "w", encoding="utf-8")
-                s.proc = subprocess.Popen(s.command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                          stdin=subprocess.DEVNULL, start_new_session=True)
-                log.close()
-                running.append(s)
-                print(f"[{fmt(s.start)}] {s.name}: started ({' '.join(s.command)})", flush=True)
+    def out_of_time(self) -> None:
+        """The whole run passed its limit: stop what runs, mark what waits; the table is still printed."""
+        for s in list(self.running):
+            self.running.remove(s)
+            self.stop(s, f"CI's limit of {fmt(self.limit)} reached")
+            self.finish(s, f"FAILED (stopped when the run reached {fmt(self.limit)}; ran {fmt(self.now() - s.start)})")
+        for s in self.pending:
+            s.result = f"not run: the run reached its limit of {fmt(self.limit)}"
+        self.pending = []
+
+    def loop(self) -> None:
+        while self.pending or self.running:
+            self.settle()
+            self.start_ready()
             time.sleep(0.2)
-            for s in list(running):
-                rc = reap(s)
-                if rc is None and time.monotonic() - t0 - s.start > STAGE_TIMEOUT:
-                    os.killpg(s.proc.pid, signal.SIGKILL)
-                    rc = reap(s, block=True)
-                    s.note = f"stopped after {STAGE_TIMEOUT // 60} minutes"
-                if rc is not None:
-                    running.remove(s)
-                    finish(s, "passed" if rc == 0 else f"FAILED (exit {rc})")
-                    if s.name == "install" and rc == 0 and on_install:
-                        on_install(all_stages)
-    except KeyboardInterrupt:
-        for s in running:
-            os.killpg(s.proc.pid, signal.SIGTERM)
-        raise
-    total = time.monotonic() - t0
-    print(f"\n{'stage':<20} {'cores':>5} {'start':>6} {'time':>6} {'cpu':>6}  result")
+            self.reap_ended()
+            if self.now() > self.limit:
+                self.out_of_time()
+
+
+def table(all_stages: list[Stage], total: float) -> int:
+    """The table of stages (start, time beside its limit, CPU, result) and the closing lines; 1 if any failed."""
+    print(f"\n{'stage':<20} {'cores':>5} {'start':>6} {'time':>6} {'limit':>6} {'cpu':>6}  result")
     for s in all_stages:
         ran = s.start is not None
         start, time_, cpu = (fmt(s.start), fmt(s.seconds), fmt(s.cpu)) if ran else ("", "", "")
+        limit = fmt(s.limit) if s.command else ""
         note = f"  ({s.note})" if s.note else ""
-        print(f"{s.name:<20} {s.cores or 'io':>5} {start:>6} {time_:>6} {cpu:>6}  {s.result}{note}")
+        print(f"{s.name:<20} {s.cores or 'io':>5} {start:>6} {time_:>6} {limit:>6} {cpu:>6}  {s.result}{note}")
     ran = [s for s in all_stages if s.start is not None]
     print(f"wall {fmt(total)}; stage times added up {fmt(sum(s.seconds for s in ran))}, CPU time (user + system) "
           f"{fmt(sum(s.cpu for s in ran))}; load average at the end {load()}")
@@ -178,6 +225,21 @@ def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None)
     failed = len(all_stages) - passed
     print(f"stages: {passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None, limit: float = RUN_LIMIT) -> int:
+    """Run the stages within the cores and their limits, print the table; 0 if every stage passed (or was covered)."""
+    logs.mkdir(parents=True, exist_ok=True)
+    print(f"ci: {len(all_stages)} stages on {cores} cores, at most {fmt(limit)} in all; load average at start "
+          f"{load()}", flush=True)
+    pipe = Pipeline(all_stages, cores, logs, on_install, limit)
+    try:
+        pipe.loop()
+    except KeyboardInterrupt:
+        for s in pipe.running:
+            os.killpg(s.proc.pid, signal.SIGTERM)
+        raise
+    return table(all_stages, pipe.now())
 
 
 def safe(name: str) -> str:
@@ -189,7 +251,7 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--list"]:
         for s in all_stages:
             after = ", ".join(s.after) or "-"
-            print(f"{s.name:<20} {s.cores or 'io':>3}  after {after:<28} {' '.join(s.command or [])}")
+            print(f"{s.name:<20} {s.cores or 'io':>3} {fmt(s.limit):>6}  after {after:<28} {' '.join(s.command or [])}")
         return 0
     return run(all_stages, cores=os.cpu_count() or 1, on_install=covered_by_nbval)
 

@@ -1,14 +1,19 @@
-"""Cut a release: `make release VERSION=x.y.z` (this script does the work).
+"""Releases, made by main alone: `make release VERSION=x.y.z` prepares one; merging it to main publishes it.
 
-It refuses, and changes nothing, when the working tree has uncommitted changes, when VERSION is not a plain
-x.y.z newer than pyproject's version, when the tag exists, when CHANGELOG.md has nothing under "Sin publicar",
-or when `make test` fails. Then it writes VERSION into pyproject.toml (the one place it lives), points every
-notebook's setup cell and Colab badge (and the README's badges) at that release's tag, dates the CHANGELOG entry,
-re-executes and stores the notebooks (`make execute`), checks them (hygiene, prose numbers, versions, one source
-per fact), commits, and tags `vVERSION`.
-Pushing the tag (`git push origin main vVERSION`) starts .github/workflows/release.yml.
+`make release VERSION=x.y.z` (this script, on a maintainer's machine) refuses, and changes nothing, when the working
+tree has uncommitted changes, when VERSION is not a plain x.y.z newer than pyproject's version, when the tag exists,
+when CHANGELOG.md has nothing under "Sin publicar", or when `make test` fails. Then it writes VERSION into
+pyproject.toml (the one place it lives), points every notebook's setup cell and Colab badge (and the README's
+badges) at that release's tag, dates the CHANGELOG entry, re-executes and stores the notebooks (`make execute`),
+checks them (hygiene, prose numbers, versions, one source per fact) and commits. It makes no tag: a tag made on a
+maintainer's machine never reaches users.
+
+On every push to main, .github/workflows/release.yml asks `decide`: pyproject's version has no tag yet, so create
+`v<version>` on this commit (and build, test and publish it in the same run), or its tag exists (nothing to do), or
+it is lower than the last tag (refused: the workflow fails).
 
     python .ci/release.py 1.1.0 [--dry-run]
+    python .ci/release.py decide [--repo PATH]     # prints tag=v<version> (to create) or tag= (nothing to do)
 """
 
 from __future__ import annotations
@@ -68,6 +73,34 @@ def check_can_release(version: str) -> None:
         raise Refused(f"the tag v{version} already exists")
     if not unreleased_notes(CHANGELOG.read_text(encoding="utf-8")):
         raise Refused(f"CHANGELOG.md has nothing under '{UNRELEASED}': say what this release changes first")
+
+
+def tags(repo: Path) -> list[str]:
+    """The repository's release tags (v<x.y.z>)."""
+    out = subprocess.run(["git", "tag", "--list", "v*"], cwd=repo, check=True, capture_output=True, text=True).stdout
+    return [t for t in out.split() if re.fullmatch(r"v\d+\.\d+\.\d+", t)]
+
+
+def numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in version.split("."))
+
+
+def decide(repo: Path = ROOT) -> str | None:
+    """The tag main's release workflow must create on this commit ('v<version>'), or None when it exists already.
+
+    Refused when pyproject's version is lower than the last tag (a version goes up, never back)."""
+    import tomllib
+
+    version = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    if not re.fullmatch(r"\d+\.\d+\.\d+", version):
+        raise Refused(f"pyproject's version must be x.y.z (three numbers), got {version!r}")
+    existing = tags(repo)
+    if f"v{version}" in existing:
+        return None
+    last = max(existing, key=lambda t: numbers(t[1:]), default=None)
+    if last and numbers(version) < numbers(last[1:]):
+        raise Refused(f"pyproject's version {version} is lower than the last tag {last}: a version only goes up")
+    return f"v{version}"
 
 
 def set_version(version: str) -> None:
@@ -130,12 +163,23 @@ def release(version: str, dry_run: bool = False) -> None:
         raise
     git("add", "-A")
     git("commit", "-q", "-m", f"Release {version}")
-    git("tag", "-a", f"v{version}", "-m", f"leccion06-helpers {version}")
-    print(f"released {version}: commit and tag v{version} are local. Publish with: git push origin HEAD v{version}")
+    print(f"release {version} committed (no tag). When this commit reaches main, the release workflow creates the "
+          f"tag v{version} on it and publishes the release.")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Cut a release of the lesson: version, notebooks, changelog, tag.")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["decide"]:
+        parser = argparse.ArgumentParser(prog="release.py decide", description="Which tag main's workflow creates.")
+        parser.add_argument("--repo", type=Path, default=ROOT, help="the repository (default: this one)")
+        args = parser.parse_args(argv[1:])
+        try:
+            print(f"tag={decide(args.repo) or ''}")
+        except Refused as e:
+            print(f"release: refused: {e}", file=sys.stderr)
+            return 1
+        return 0
+    parser = argparse.ArgumentParser(description="Prepare a release of the lesson: version, notebooks, changelog.")
     parser.add_argument("version", help="the new version, x.y.z, newer than pyproject's")
     parser.add_argument("--dry-run", action="store_true", help="only the checks that need no test run")
     args = parser.parse_args(argv)

@@ -7,9 +7,12 @@
 
 PyTorch picks its CPU kernels at start-up; ATEN_CPU_CAPABILITY forces a set (default, avx2, avx512) and
 OMP_NUM_THREADS the thread count. AMD CPUs run MKL and oneDNN on their AVX2 path, which
-MKL_ENABLE_INSTRUCTIONS / ONEDNN_MAX_CPU_ISA reproduce on any x86 CPU. A configuration the CPU cannot
-run (avx512 without AVX-512) is reported as skipped, never silently run with other kernels. "native/N" is the
-CPU's own kernels with N threads: make nbval (native/1) and make test-compat run it.
+MKL_ENABLE_INSTRUCTIONS / ONEDNN_MAX_CPU_ISA reproduce on any x86 CPU. Which kernel sets this CPU can run is
+decided from its own flags (/proc/cpuinfo, macOS's sysctl; elsewhere a probe in a subprocess that forces the set
+and checks its exit status), never from torch's self-report: forced to avx512 on a CPU without AVX-512, torch
+still answers "AVX512" and its first kernel dies with SIGILL. A configuration the CPU cannot run is skipped with
+one line that says why, never run with other kernels. "native/N" is the CPU's own kernels with N threads: make
+nbval (native/1) and make test-compat run it.
 
 PyTorch caps OMP_NUM_THREADS at the number of cores, so on a 2-core machine "4 threads" would quietly
 run 2. A configuration with more threads than cores gets a sitecustomize that calls
@@ -26,6 +29,8 @@ from __future__ import annotations
 import functools
 import json
 import os
+import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,6 +54,10 @@ GRID = [
     ("amd-avx2/2", "avx2", 2, AMD),
 ]
 
+
+# pytest with tests/ on its path (for nbval_guard), not the kernels' (-P: nor the checkout's helpers)
+RUN_PYTEST = (f"import sys; sys.path.insert(0, {str(ROOT / 'tests')!r}); import pytest; "
+              f"raise SystemExit(pytest.main(sys.argv[1:]))")
 
 FORCE_THREADS = """import os
 if os.environ.get("CPU_GRID_THREADS"):
@@ -97,7 +106,50 @@ def effective(env: dict) -> tuple[str, int]:
     return cap.lower(), int(threads)
 
 
+# The CPU flags each forced kernel set executes (PyTorch's own test for the set: cpuinfo's avx2 + fma3, and
+# avx512 f/bw/dq/vl), in /proc/cpuinfo's spelling; macOS's sysctl says FMA for fma and AVX2.0 for avx2.
+NEEDS = {"avx2": {"avx2", "fma"}, "avx512": {"avx512f", "avx512bw", "avx512dq", "avx512vl"}}
+LACKS = {"avx2": "this CPU has no AVX2", "avx512": "this CPU has no AVX-512"}
+PROBE = "import torch; x = torch.randn(64, 64); torch.softmax(x @ x, -1).sum().item()"
+
+
+def cpu_flags() -> frozenset[str] | None:
+    """The CPU's feature flags, lowercase (Linux: /proc/cpuinfo; macOS: sysctl), or None where they cannot be read."""
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        found = re.search(r"^flags\s*:(.*)$", cpuinfo.read_text(encoding="utf-8", errors="replace"), flags=re.M)
+        return frozenset(found.group(1).split()) if found else frozenset()
+    if platform.system() == "Darwin":
+        out = subprocess.run(["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"],
+                             capture_output=True, text=True)
+        if out.returncode == 0:
+            words = out.stdout.lower().replace("avx2.0", "avx2").split()
+            return frozenset(words)
+    return None
+
+
+def probe(capability: str) -> bool:
+    """Whether a subprocess with the kernel set forced runs a matmul and a softmax and exits cleanly."""
+    env = {**os.environ, "ATEN_CPU_CAPABILITY": capability}
+    try:
+        out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return False
+    return out.returncode == 0
+
+
+def cannot_run(capability: str | None) -> str | None:
+    """Why this CPU cannot run the forced kernel set ``capability`` (None: it can, or nothing is forced)."""
+    if capability in (None, "default"):
+        return None
+    flags = cpu_flags()
+    if flags is None:
+        return None if probe(capability) else f"forcing {capability} kills a test process on this CPU"
+    return None if NEEDS[capability] <= flags else LACKS[capability]
+
+
 def runnable(capability: str | None, cap_used: str) -> bool:
+    """torch really runs the set asked for (it falls back to its default set where it has no such kernels)."""
     return capability in (None, "default") or cap_used == capability
 
 
@@ -113,9 +165,13 @@ def nbval(notebooks: list[str], names: list[str] | None = None, cores: int | Non
     todo, rows, failed = [], {}, []
     for name, cap, threads, extra in (config(n) for n in names) if names else GRID:
         env = env_for(cap, threads, extra)
-        cap_used, threads_used = effective(env)
-        if not runnable(cap, cap_used):
-            rows[name] = ("skipped: this CPU cannot run these kernels", 0.0)
+        why = cannot_run(cap)
+        cap_used, threads_used = effective(env) if why is None else (None, None)
+        if why is None and not runnable(cap, cap_used):
+            why = f"torch runs {cap_used} kernels when asked for {cap}"
+        if why:
+            print(f"{name}: skipped, {why}", flush=True)
+            rows[name] = (f"skipped, {why}", 0.0)
             continue
         assert threads_used == threads, f"{name}: torch ran {threads_used} threads, not {threads}"
         todo.append((name, env, min(threads, cores), f"kernels {cap_used}, {threads_used} thread(s) {extra or ''}"))
@@ -125,7 +181,7 @@ def nbval(notebooks: list[str], names: list[str] | None = None, cores: int | Non
         while todo and todo[0][2] <= cores - sum(r[2] for r in running):
             name, env, need, what = todo.pop(0)
             log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
-            cmd = [sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", *notebooks, *NBVAL]
+            cmd = [sys.executable, "-P", "-c", RUN_PYTEST, "-q", "-p", "no:cacheprovider", *notebooks, *NBVAL]
             proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
             running.append((name, proc, need, what, log, time.perf_counter()))
             print(f"=== {name}: {what}: started", flush=True)
@@ -178,8 +234,9 @@ def report(notebooks: list[str]) -> int:
     results: dict[str, dict[str, dict]] = {}
     for name, cap, threads, extra in GRID:
         env = env_for(cap, threads, extra)
-        if not runnable(cap, effective(env)[0]):
-            print(f"{name}: skipped (this CPU cannot run these kernels)")
+        why = cannot_run(cap) or (None if runnable(cap, effective(env)[0]) else "torch falls back to other kernels")
+        if why:
+            print(f"{name}: skipped, {why}")
             continue
         for nb in notebooks:
             dest = out / name.replace("/", "-") / Path(nb).name

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # Seconds one cell may run, in nbval, make execute and the grid report (the slowest cell takes about a minute
 # at one thread on an idle machine; a CI machine under load or 4 threads on 2 cores takes a few times that).
 CELL_TIMEOUT = 600
-# Strict nbval with the sanitize rules, for every run over the stored notebooks (make nbval, the grid, compat).
-NBVAL = ["--nbval", "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
+# Strict nbval with the sanitize rules, for every run over the stored notebooks (make nbval, the grid, compat), and
+# tests/nbval_guard.py, which fails a cell as soon as its kernel dies (the runner puts tests/ on pytest's path).
+NBVAL = ["-p", "nbval_guard", "--nbval", "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
          f"--nbval-cell-timeout={CELL_TIMEOUT}"]
 
 

@@ -10,6 +10,7 @@ import time
 
 import cpu_grid
 import facts
+import pytest
 from conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("pipeline", ROOT / ".ci" / "pipeline.py")
@@ -87,3 +88,87 @@ def test_a_failing_claim_fails_the_grid_even_when_started_outside_make(tmp_path,
 def test_nbval_flags_come_from_facts():
     assert cpu_grid.NBVAL is facts.NBVAL
     assert "--nbval" in facts.NBVAL and any(f.endswith(f"={facts.CELL_TIMEOUT}") for f in facts.NBVAL)
+
+
+def test_a_stage_past_its_limit_is_stopped_and_fails_with_its_name_and_time(tmp_path, capsys):
+    stages = [Stage("hangs", sh("import time; time.sleep(60)"), limit=1.0), Stage("fine", sh("pass")),
+              Stage("after-hang", sh("pass"), after=("hangs",))]
+    t0 = time.monotonic()
+    assert pipeline.run(stages, cores=2, logs=tmp_path) == 1
+    assert time.monotonic() - t0 < 10, "the hanging stage was not stopped at its limit"
+    assert stages[0].result == "FAILED (over its limit: ran 0:01)", stages[0].result
+    assert stages[1].result == "passed" and stages[2].result == "skipped: hangs did not pass"
+    table = capsys.readouterr().out.split("\nstage ")[-1]
+    assert "limit" in table.splitlines()[0], "the table shows each stage's limit beside its time"
+    assert any(line.startswith("hangs") and " 0:01 " in line and "stopped at its limit" in line
+               for line in table.splitlines()), table
+
+
+def test_the_whole_run_stops_at_its_limit_and_still_prints_the_table(tmp_path, capsys):
+    stages = [Stage("slow", sh("import time; time.sleep(60)"), limit=600), Stage("waits", sh("pass"), after=("slow",))]
+    t0 = time.monotonic()
+    assert pipeline.run(stages, cores=2, logs=tmp_path, limit=1.5) == 1
+    assert time.monotonic() - t0 < 10
+    assert stages[0].result.startswith("FAILED (stopped when the run reached 0:01"), stages[0].result
+    assert stages[1].result == "not run: the run reached its limit of 0:01"
+    assert capsys.readouterr().out.rstrip().splitlines()[-1] == "stages: 0 passed, 2 failed"
+
+
+def test_every_ci_stage_has_a_finite_limit_within_cis_time():
+    stages = pipeline.stages()
+    assert all(0 < s.limit <= 20 * 60 for s in stages), [(s.name, s.limit) for s in stages]
+    assert pipeline.RUN_LIMIT < 90 * 60, "the run must stop (and print its table) before CI's 90 minutes"
+
+
+def test_a_cpu_without_avx512_skips_those_configurations_and_says_why(monkeypatch, capsys, tmp_path):
+    """The flag reader is the one source: a faked CPU with AVX2 only skips avx512/* without starting any kernel."""
+    monkeypatch.setattr(cpu_grid, "cpu_flags", lambda: frozenset({"sse2", "avx", "avx2", "fma"}))
+    monkeypatch.setattr(cpu_grid, "effective", lambda env: pytest.fail("torch's self-report was asked"))
+    t0 = time.monotonic()
+    assert cpu_grid.nbval([str(tmp_path / "never-run.ipynb")], ["avx512/1", "avx512/2"]) == 0
+    out = capsys.readouterr().out
+    assert "avx512/1: skipped, this CPU has no AVX-512" in out and "avx512/2: skipped" in out, out
+    assert "started" not in out and "0 passed, 0 failed, 2 skipped" in out, out
+    assert time.monotonic() - t0 < 5
+    monkeypatch.setattr(cpu_grid, "cpu_flags", lambda: frozenset({"avx2"}))  # AVX2 without FMA: not torch's AVX2
+    assert cpu_grid.cannot_run("avx2") == "this CPU has no AVX2"
+    assert cpu_grid.cannot_run("default") is None and cpu_grid.cannot_run(None) is None
+
+
+def test_where_flags_cannot_be_read_a_probe_decides(monkeypatch):
+    monkeypatch.setattr(cpu_grid, "cpu_flags", lambda: None)
+    monkeypatch.setattr(cpu_grid, "probe", lambda cap: cap == "avx2")
+    assert cpu_grid.cannot_run("avx2") is None
+    assert cpu_grid.cannot_run("avx512") == "forcing avx512 kills a test process on this CPU"
+
+
+def test_the_flags_agree_with_a_real_run_on_this_cpu():
+    """Each kernel set the flags say this CPU runs really runs here (a forced set it lacks would die: SIGILL)."""
+    assert cpu_grid.probe("default")
+    for capability in cpu_grid.NEEDS:
+        if cpu_grid.cannot_run(capability) is None:
+            assert cpu_grid.probe(capability), f"the flags say {capability}, but a forced run failed"
+
+
+DYING_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": 1, "id": "c1", "metadata": {}, "source": "print('antes')",
+               "outputs": [{"output_type": "stream", "name": "stdout", "text": "antes\n"}]},
+              {"cell_type": "code", "execution_count": 2, "id": "c2", "metadata": {}, "outputs": [],
+               "source": "import os, signal\nos.kill(os.getpid(), signal.SIGILL)"},
+              {"cell_type": "code", "execution_count": 3, "id": "c3", "metadata": {}, "outputs": [],
+               "source": "import time\ntime.sleep(1)"}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+def test_a_kernel_that_dies_fails_its_notebook_fast_with_the_signals_name(tmp_path, capsys):
+    """Under the project's own nbval settings (facts.NBVAL, with tests/nbval_guard.py), not after the cell timeout."""
+    path = tmp_path / "dies.ipynb"
+    path.write_text(json.dumps(DYING_NOTEBOOK), encoding="utf-8")
+    t0 = time.monotonic()
+    assert cpu_grid.nbval([str(path)], ["native/1"]) == 1
+    took = time.monotonic() - t0
+    out = capsys.readouterr().out
+    assert "killed by SIGILL" in out and "Kernel dead" in out and "2 failed, 1 passed" in out, out
+    assert took < 60, f"a dead kernel took {took:.0f} s to fail (the cell timeout is {facts.CELL_TIMEOUT} s)"

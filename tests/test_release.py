@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -166,3 +167,105 @@ def test_the_release_workflow_runs_make_targets_that_exist():
     for target in used:
         assert re.search(rf"^{re.escape(target)}:", makefile, flags=re.M), f"release.yml: no make target {target}"
     assert "pypa/gh-action-pypi-publish" in workflow and "id-token: write" in workflow, "PyPI by trusted publishing"
+
+
+spec = importlib.util.spec_from_file_location("release_script", ROOT / ".ci" / "release.py")
+release_script = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(release_script)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A throwaway git repository with a pyproject.toml; commit(version) writes the version and commits."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+
+    def commit(version: str, tag: str | None = None) -> None:
+        (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\nversion = "{version}"\n', encoding="utf-8")
+        subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+        subprocess.run([*git, "commit", "-qm", version, "--allow-empty"], cwd=tmp_path, check=True)
+        if tag:
+            subprocess.run([*git, "tag", tag], cwd=tmp_path, check=True)
+
+    return tmp_path, commit
+
+
+def test_mains_workflow_tags_a_version_without_a_tag_and_nothing_else(repo):
+    path, commit = repo
+    commit("1.0.0")
+    assert release_script.decide(path) == "v1.0.0", "a version no tag has: create its tag on this commit"
+    commit("1.0.0", tag="v1.0.0")
+    assert release_script.decide(path) is None, "the tag exists: nothing to do"
+    commit("1.0.1")
+    assert release_script.decide(path) == "v1.0.1"
+    commit("1.2.0", tag="v1.2.0")
+    commit("1.10.0")
+    assert release_script.decide(path) == "v1.10.0", "versions compare as numbers, not as text"
+    subprocess.run(["git", "tag", "v1.10.0"], cwd=path, check=True)
+    commit("1.9.0")
+    with pytest.raises(release_script.Refused, match="1.9.0 is lower than the last tag v1.10.0"):
+        release_script.decide(path)
+    commit("2.0")
+    with pytest.raises(release_script.Refused, match="x.y.z"):
+        release_script.decide(path)
+
+
+def test_decide_prints_what_the_workflow_reads(repo):
+    path, commit = repo
+    commit("3.1.4")
+    run = [sys.executable, str(ROOT / ".ci" / "release.py"), "decide", "--repo", str(path)]
+    out = subprocess.run(run, capture_output=True, text=True)
+    assert (out.returncode, out.stdout) == (0, "tag=v3.1.4\n"), out
+    subprocess.run(["git", "tag", "v3.1.4"], cwd=path, check=True)
+    out = subprocess.run(run, capture_output=True, text=True)
+    assert (out.returncode, out.stdout) == (0, "tag=\n"), out
+    subprocess.run(["git", "tag", "v4.0.0"], cwd=path, check=True)
+    commit("3.2.0")
+    out = subprocess.run(run, capture_output=True, text=True)
+    assert out.returncode == 1 and "refused" in out.stderr and not out.stdout, out
+
+
+def test_the_release_the_notebooks_name_exists_or_this_commit_creates_it():
+    """Setup cells and Colab links name v<version>: a tag that exists, or the one main's workflow makes here."""
+    tag = f"v{version()}"
+    if tag in release_script.tags(ROOT):
+        return
+    assert release_script.decide(ROOT) == tag, f"{tag} does not exist, and main's release workflow would not create it"
+
+
+def test_the_release_workflow_runs_on_main_and_tags_after_its_checks():
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8"))
+    on = workflow[True]  # YAML reads the key `on` as True
+    assert on["push"] == {"branches": ["main"]}, "releases come from pushes to main, never from a pushed tag"
+    jobs = workflow["jobs"]
+    steps = lambda job: " ".join(str(s.get("run", "")) for s in jobs[job]["steps"])  # noqa: E731
+    assert "python3 .ci/release.py decide" in steps("decide")
+    assert jobs["build"]["if"] == "needs.decide.outputs.tag != ''"
+    assert set(jobs["tag"]["needs"]) == {"decide", "build"}, "the tag comes after the build and its tests"
+    assert 'git tag "$TAG" "$GITHUB_SHA"' in steps("tag") and 'git push origin "refs/tags/$TAG"' in steps("tag")
+    assert jobs["tag"]["permissions"] == {"contents": "write"}
+    assert "tag" in str(jobs["pypi"]["needs"]) and "tag" in str(jobs["github-release"]["needs"])
+
+
+def test_make_release_commits_and_makes_no_tag(clone):
+    """The whole of release() but its two long runs (make test, make execute), in a throwaway clone."""
+    dest, git = clone
+    set_unreleased(dest, git, "### Cambiado\n\n- Algo nuevo.\n")
+    major = int(version().split(".")[0]) + 1
+    code = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('r', '.ci/release.py'); "
+            "r = importlib.util.module_from_spec(spec); spec.loader.exec_module(r); "
+            "r.run = lambda *cmd: print('(not run)', *cmd); raise SystemExit(r.main([sys.argv[1]]))")
+    env = {**__import__("os").environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    out = subprocess.run([sys.executable, "-c", code, f"{major}.0.0"], cwd=dest, capture_output=True, text=True,
+                         env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no tag" in out.stdout and "release workflow creates the tag" in out.stdout, out.stdout
+    head = subprocess.run(["git", "log", "-1", "--format=%s"], cwd=dest, capture_output=True, text=True).stdout
+    assert head.strip() == f"Release {major}.0.0"
+    assert f"v{major}.0.0" not in release_script.tags(dest), "make release made a tag"
+    assert release_script.decide(dest) == f"v{major}.0.0", "main's workflow would tag the release commit"
+    assert f'version = "{major}.0.0"' in (dest / "pyproject.toml").read_text(encoding="utf-8")
+    assert f"## [{major}.0.0] - " in (dest / "CHANGELOG.md").read_text(encoding="utf-8")
