@@ -89,9 +89,7 @@ def decide(repo: Path = ROOT) -> str | None:
     """The tag main's release workflow must create on this commit ('v<version>'), or None when it exists already.
 
     Refused when pyproject's version is lower than the last tag (a version goes up, never back)."""
-    import tomllib
-
-    version = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    version = facts.version_at(repo)
     if not re.fullmatch(r"\d+\.\d+\.\d+", version):
         raise Refused(f"pyproject's version must be x.y.z (three numbers), got {version!r}")
     existing = tags(repo)

@@ -51,6 +51,11 @@ def version() -> str:
     return pyproject()["project"]["version"]
 
 
+def version_at(root: Path) -> str:
+    """The version in the pyproject.toml of the checkout at ``root`` (.ci/release.py decide --repo)."""
+    return tomllib.loads((Path(root) / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
 def colab_base() -> str:
     """Colab's address of this release's tree: the notebooks a learner opens match the helpers they install."""
     gh = repository().removeprefix("https://github.com/")
