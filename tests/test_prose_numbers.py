@@ -56,6 +56,7 @@ EXEMPT = {
     },
     "05_norm_placement.ipynb": {
         "2020": "year of Xiong et al.",
+        "2019": "year of GPT-2 (Radford et al.) and of Wang et al., who used pre-norm before Xiong et al.",
         "2017": "year of the paper",
         "4000": "the paper's warmup (4 000 steps), quoted to say it is not what we measure",
         "128": "d_ff = 4 · d_model, written 4 * d in pila's code",
