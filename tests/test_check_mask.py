@@ -1,0 +1,95 @@
+"""helpers.check.mask (helpers/check/exercises/mask.py): the right answers a learner
+writes are accepted, and the problems outside its gallery of known mistakes are named."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from checking import (
+    assert_named,
+    assert_right,
+    probes_of,
+)
+
+import helpers
+from helpers import check
+
+NAME = "mask"
+
+
+def _mask_inf(T):
+    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+
+
+def _mask_full(T):
+    return torch.full((T, T), float("-inf")).triu(1)
+
+
+def _mask_not_tril(T):
+    return ~torch.ones(T, T, dtype=torch.bool).tril()
+
+
+def _mask_big_negative(T):
+    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -1e9)
+
+
+def mask_ints(T):
+    return torch.triu(torch.ones(T, T, dtype=torch.long), 1)
+
+
+def _mask_list(T):
+    return [[j > i for j in range(T)] for i in range(T)]
+
+
+def _mask_batched(T):
+    return torch.triu(torch.ones(1, T, T, dtype=torch.bool), 1)
+
+
+def _mask_fixed_size(T):
+    return torch.triu(torch.ones(4, 4, dtype=torch.bool), 1)
+
+
+def _mask_two_off(T):
+    return torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=2)
+
+
+RIGHT = [
+    _mask_inf,
+    _mask_full,
+    _mask_not_tril,
+    _mask_big_negative,
+]
+
+# (answer, the mistake it must name, a phrase the message must hold)
+NAMED = [
+    (mask_ints, "int_mask", "máscara de enteros"),
+    (_mask_list, "type", "no un tensor"),
+    (_mask_batched, "shape", "tiene que ser (4, 4)"),
+    (_mask_fixed_size, "shape", "para T = 1 tiene que ser (1, 1): ¿quedó un número fijo en vez de T?"),
+    (_mask_two_off, "unknown", "esperaba"),
+]
+
+
+@pytest.mark.parametrize("answer", RIGHT)
+def test_right_answers_are_accepted(answer, no_device_seeding):
+    assert_right(NAME, answer)
+
+
+@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
+def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
+    assert_named(NAME, answer, mistake, phrase)
+
+
+def test_a_very_negative_mask_is_correct_with_a_note():
+    verdict = check.mask(_mask_big_negative)
+    assert verdict.status == "correct" and "número muy negativo" in verdict.message
+
+
+def test_the_reference_is_helpers_causal_mask():
+    for T in (1, 5):
+        assert torch.equal(check.mask.reference(T), helpers.blocks.causal_mask(T))
+
+
+def test_the_probes_hold_several_inputs():
+    key = (lambda p: (tuple(p.args[0]), p.args[2])) if NAME == "escape_step" else (lambda p: p.args[:2])
+    assert len({key(p) for p in probes_of(NAME)}) >= 4
