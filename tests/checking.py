@@ -4,6 +4,7 @@ the answer form of a known mistake, and the assertions every exercise's table ru
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 from torch import nn
 
@@ -40,6 +41,19 @@ def assert_named(name: str, answer, mistake: str, phrase: str) -> None:
         assert "No reconozco" not in verdict.message, verdict
     for known in CHECKERS[name].mistakes:
         assert known.message not in verdict.message, f"taken for {known.key}"
+
+
+def table_tests(name: str, right: list, named: list) -> tuple:
+    """The two tests of an exercise's tables: each right answer is accepted, each named problem named."""
+    @pytest.mark.parametrize("answer", right)
+    def test_right_answers_are_accepted(answer, no_device_seeding):
+        assert_right(name, answer)
+
+    @pytest.mark.parametrize("answer, mistake, phrase", named)
+    def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
+        assert_named(name, answer, mistake, phrase)
+
+    return test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named
 
 
 def probes_of(name: str) -> list:

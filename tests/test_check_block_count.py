@@ -3,13 +3,11 @@ writes are accepted, and the problems outside its gallery of known mistakes are 
 
 from __future__ import annotations
 
-import pytest
 from checking import (
-    assert_named,
-    assert_right,
     count_numpy,
     count_tensor,
     probes_of,
+    table_tests,
 )
 
 import helpers
@@ -32,15 +30,7 @@ NAMED = [
     (_block_count_three_ln, "explained", "te sobra una LayerNorm (2d)"),
 ]
 
-
-@pytest.mark.parametrize("answer", RIGHT)
-def test_right_answers_are_accepted(answer, no_device_seeding):
-    assert_right(NAME, answer)
-
-
-@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
-def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
-    assert_named(NAME, answer, mistake, phrase)
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
 def test_the_reference_agrees_with_helpers():

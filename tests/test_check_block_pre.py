@@ -3,13 +3,11 @@ writes are accepted, and the problems outside its gallery of known mistakes are 
 
 from __future__ import annotations
 
-import pytest
 import torch
 import torch.nn.functional as F
 from checking import (
     as_answer,
-    assert_named,
-    assert_right,
+    table_tests,
 )
 from torch import nn
 
@@ -100,15 +98,7 @@ NAMED = [
     (_BlockOwnInit, "raised", "El __init__ es el del enunciado"),
 ]
 
-
-@pytest.mark.parametrize("answer", RIGHT)
-def test_right_answers_are_accepted(answer, no_device_seeding):
-    assert_right(NAME, answer)
-
-
-@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
-def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
-    assert_named(NAME, answer, mistake, phrase)
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
 def test_a_module_that_raises_is_reported_with_its_line():

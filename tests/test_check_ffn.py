@@ -3,12 +3,10 @@ writes are accepted, and the problems outside its gallery of known mistakes are 
 
 from __future__ import annotations
 
-import pytest
 import torch
 import torch.nn.functional as F
 from checking import (
-    assert_named,
-    assert_right,
+    table_tests,
 )
 from torch import nn
 
@@ -181,15 +179,7 @@ NAMED = [
     (_FFNTanh, "unknown", "usando tus mismos pesos"),
 ]
 
-
-@pytest.mark.parametrize("answer", RIGHT)
-def test_right_answers_are_accepted(answer, no_device_seeding):
-    assert_right(NAME, answer)
-
-
-@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
-def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
-    assert_named(NAME, answer, mistake, phrase)
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
 def test_no_message_invites_a_hard_code():

@@ -3,11 +3,9 @@ writes are accepted, and the problems outside its gallery of known mistakes are 
 
 from __future__ import annotations
 
-import pytest
 import torch
 from checking import (
-    assert_named,
-    assert_right,
+    table_tests,
     tensor_probe_shapes,
 )
 
@@ -32,15 +30,7 @@ NAMED = [
     (_pre_double_skip, "unknown", "esperaba"),
 ]
 
-
-@pytest.mark.parametrize("answer", RIGHT)
-def test_right_answers_are_accepted(answer, no_device_seeding):
-    assert_right(NAME, answer)
-
-
-@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
-def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
-    assert_named(NAME, answer, mistake, phrase)
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
 def test_the_probes_hold_several_shapes_and_widths_in_float32():

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import functools
 
-import pytest
 import torch
 from checking import (
-    assert_named,
-    assert_right,
     probes_of,
+    table_tests,
     tensor_probe_shapes,
 )
 
@@ -72,15 +70,7 @@ NAMED = [
     (_stack_first_and_input, "type", "no un tensor"),
 ]
 
-
-@pytest.mark.parametrize("answer", RIGHT)
-def test_right_answers_are_accepted(answer, no_device_seeding):
-    assert_right(NAME, answer)
-
-
-@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
-def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
-    assert_named(NAME, answer, mistake, phrase)
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
 def test_the_probes_hold_several_lengths_including_none():

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 from checking import (
-    assert_named,
-    assert_right,
+    table_tests,
     tensor_probe_shapes,
 )
 from torch import nn
@@ -44,15 +43,7 @@ NAMED = [
     (_rms_plus_one, "unknown", "esperaba"),
 ]
 
-
-@pytest.mark.parametrize("answer", RIGHT)
-def test_right_answers_are_accepted(answer, no_device_seeding):
-    assert_right(NAME, answer)
-
-
-@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
-def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
-    assert_named(NAME, answer, mistake, phrase)
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
 @pytest.mark.skipif(not hasattr(nn, "RMSNorm"), reason="torch without nn.RMSNorm")

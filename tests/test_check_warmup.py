@@ -6,12 +6,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
 import torch
 from checking import (
-    assert_named,
-    assert_right,
     probes_of,
+    table_tests,
 )
 
 import helpers
@@ -61,15 +59,7 @@ NAMED = [
     (_warmup_list, "type", "no un número"),
 ]
 
-
-@pytest.mark.parametrize("answer", RIGHT)
-def test_right_answers_are_accepted(answer, no_device_seeding):
-    assert_right(NAME, answer)
-
-
-@pytest.mark.parametrize("answer, mistake, phrase", NAMED)
-def test_problems_outside_the_gallery_are_named(answer, mistake, phrase, no_device_seeding):
-    assert_named(NAME, answer, mistake, phrase)
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
 def test_numbers_differ_visibly_where_they_differ():
