@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 
 from . import engine
-from ._checks import positive_int
+from ._validate import positive_int
 from .sweep import EVAL_EVERY, EVAL_N, EVAL_SEED, SEEDS, eval_set, load
 
 __all__ = ["DATA", "SLICES", "cli", "run_slice", "to_json"]

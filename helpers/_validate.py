@@ -1,4 +1,4 @@
-"""Input checks shared by the helpers: fail early with a message that names the argument, what came in and
+"""Argument validation shared by the helpers: fail early with a message that names the argument, what came in and
 what was expected. Numbers accept what means a number (int, float, numpy scalars), never bools."""
 
 from __future__ import annotations
