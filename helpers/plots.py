@@ -12,6 +12,7 @@ import matplotlib.axes
 import matplotlib.figure
 import matplotlib.ticker
 
+from .fmt import thousands
 from .toydata import COUNT_BASELINE, ESCAPE_THRESHOLD
 
 __all__ = ["COLORS", "LINESTYLES", "MARKERS", "block_diagram", "color", "draw_exploration", "label_bars", "show",
@@ -77,25 +78,25 @@ def _axes(ax, who: str):
     return ax
 
 
-def _formatter(fmt):
-    """fmt as a function of one number: '{:.2f}' (str.format) or '%.2f' (printf, as ax.bar_label takes)."""
+def _formatter(template):
+    """label_bars' fmt as a function of one number: '{:.2f}' (str.format) or '%.2f' (printf, as ax.bar_label takes)."""
     expected = "fmt debe ser un formato con un lugar para el número, como '{:.2f}', '{:.0%}' o '%.2f'"
-    if not isinstance(fmt, str):
-        raise TypeError(f"label_bars: {expected}; recibí {fmt!r}")
+    if not isinstance(template, str):
+        raise TypeError(f"label_bars: {expected}; recibí {template!r}")
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
     except ValueError:
         fields = None
     try:
         if fields is not None and len(fields) == 1 and fields[0] in ("", "0"):
-            fmt.format(0.5)
-            return fmt.format
-        if not fields and "%" in fmt:
-            _ = fmt % 0.5  # does it take one number?
-            return lambda v: fmt % v
+            template.format(0.5)
+            return template.format
+        if not fields and "%" in template:
+            _ = template % 0.5  # does it take one number?
+            return lambda v: template % v
     except (ValueError, TypeError, IndexError, KeyError):
         pass
-    raise ValueError(f"label_bars: {expected}; recibí {fmt!r}")
+    raise ValueError(f"label_bars: {expected}; recibí {template!r}")
 
 
 def label_bars(ax, bars, fmt: str = "{:.2f}") -> None:
@@ -178,7 +179,7 @@ def draw_exploration(ax, exploration) -> None:
     ax.plot([], [], "o", color="dimgray", label="sale de la meseta")
     if any(c.escape is None for c in exploration.curves):
         last = max(c.steps[-1] for c in exploration.curves)
-        ax.plot([], [], "o", mfc="white", mec="dimgray", mew=1.5, label=f"no salió en {last:,} pasos".replace(",", " "))
+        ax.plot([], [], "o", mfc="white", mec="dimgray", mew=1.5, label=f"no salió en {thousands(last)} pasos")
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("paso de entrenamiento")

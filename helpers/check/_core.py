@@ -37,6 +37,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from ..fmt import thousands
+
 __all__ = ["HEADLINES", "STATUSES", "TIME_LIMIT_S", "Difference", "Exercise", "Finding", "Gallery", "Mistake",
            "NoCopy", "NotAttempted", "Probe", "Raised", "TooSlow", "Verdict", "as_number", "build_fresh",
            "class_answer", "diagnose", "explain_count", "is_function", "is_stub", "judge_count", "kind_of", "render",
@@ -334,7 +336,7 @@ def kind_of(value) -> str:
 
 def show_number(x, digits: int = 4) -> str:
     if isinstance(x, int) and not isinstance(x, bool):
-        return f"{x:,}".replace(",", " ")
+        return thousands(x)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
@@ -370,13 +372,13 @@ def render(value, digits: int = 4, limit: int = 8) -> str:
     return kind_of(value)
 
 
-def _render_list(items, limit, fmt) -> str:
+def _render_list(items, limit, show) -> str:
     if not isinstance(items, list):
-        return fmt(items)
+        return show(items)
     if items and isinstance(items[0], list):
-        rows = [_render_list(r, limit, fmt) for r in items[:4]]
+        rows = [_render_list(r, limit, show) for r in items[:4]]
         return "[" + ", ".join(rows) + (", …" if len(items) > 4 else "") + "]"
-    shown = ", ".join(fmt(x) for x in items[:limit])
+    shown = ", ".join(show(x) for x in items[:limit])
     return "[" + shown + (", …" if len(items) > limit else "") + "]"
 
 
