@@ -126,3 +126,41 @@ def test_reference_block_matches_helpers_block():
         x = torch.randn(2, 5, 32)
         assert torch.allclose(ours(x), lib(x), atol=1e-6)
 
+
+
+class _BatchSecond(block_pre_module.BloquePre):
+    """The learner's own __init__: attention with batch_first=False, and a forward that never transposes."""
+
+    def __init__(self, d_model=32, n_heads=4, d_ff=64, dropout=0.1):
+        super().__init__(d_model, n_heads, d_ff, dropout)
+        self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, batch_first=False)
+
+    def forward(self, x):
+        x = x + self.drop(self.atencion(self.ln1(x)))
+        return x + self.drop(self.ffn(self.ln2(x)))
+
+
+class _BatchSecondTransposed(_BatchSecond):
+    def atencion(self, x):
+        x = x.transpose(0, 1)
+        return self.attn(x, x, x, need_weights=False)[0].transpose(0, 1)
+
+
+class _DropoutInFFN(block_pre_module.BloquePre):
+    def __init__(self, d_model=32, n_heads=4, d_ff=64, dropout=0.1):
+        super().__init__(d_model, n_heads, d_ff, dropout)
+        self.ffn = nn.Sequential(nn.Linear(d_model, d_ff), nn.ReLU(), nn.Dropout(dropout), nn.Linear(d_ff, d_model))
+
+    def forward(self, x):
+        x = x + self.drop(self.atencion(self.ln1(x)))
+        return x + self.drop(self.ffn(self.ln2(x)))
+
+
+def test_the_reference_is_built_by_the_checker_not_from_the_learners_modules(no_device_seeding):
+    """Issue 32: with the reference bound to the learner's block, these two passed; the statement's BloquePre,
+    carrying the learner's weights, tells them apart."""
+    verdict = check.block_pre(_BatchSecond)
+    assert verdict.mistake == "attention_not_batch_first" and "batch_first=False" in verdict.message, verdict
+    verdict = check.block_pre(_DropoutInFFN)
+    assert verdict.mistake == "dropout_in_ffn" and "nn.Dropout adentro" in verdict.message, verdict
+    assert check.block_pre(_BatchSecondTransposed).status == "correct"  # transposing is right, whatever the layout
