@@ -89,3 +89,12 @@ def test_the_reference_agrees_with_torch():
 
 def test_the_probes_hold_several_shapes_and_widths_in_float32():
     tensor_probe_shapes(NAME)
+
+
+def test_an_answer_in_float16_is_named_by_its_dtype():
+    def en_float16(x, gamma, beta, eps=1e-5):
+        return check.layer_norm.reference(x.half(), gamma.half(), beta.half(), eps)
+
+    verdict = check.layer_norm(en_float16)
+    assert verdict.mistake == "dtype" and "float16" in verdict.message and "float32" in verdict.message, verdict
+    assert "No reconozco" not in verdict.message

@@ -83,3 +83,13 @@ def test_the_reference_is_helpers_causal_mask():
 def test_the_probes_hold_several_inputs():
     key = (lambda p: (tuple(p.args[0]), p.args[2])) if NAME == "escape_step" else (lambda p: p.args[:2])
     assert len({key(p) for p in probes_of(NAME)}) >= 4
+
+
+def test_a_mask_on_the_meta_device_is_named_not_a_checker_error():
+    def en_meta(T):
+        return torch.ones(T, T, dtype=torch.bool, device="meta").triu(1)
+
+    en_meta(2)  # torch's first meta operation loads its meta kernels (seconds on a busy machine): not the answer's time
+    verdict = check.mask(en_meta)
+    assert verdict.mistake == "meta_tensor" and "dispositivo meta" in verdict.message, verdict
+    assert "El checker no pudo" not in verdict.message

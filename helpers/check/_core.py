@@ -41,9 +41,9 @@ from ..fmt import thousands
 
 __all__ = ["HEADLINES", "STATUSES", "TIME_LIMIT_S", "Difference", "Exercise", "Finding", "Gallery", "Mistake",
            "NoCopy", "NotAttempted", "Probe", "Raised", "TooSlow", "Verdict", "as_number", "build_fresh",
-           "class_answer", "diagnose", "explain_count", "is_function", "is_stub", "judge_count", "kind_of", "render",
-           "render_pair", "run_learner", "run_plain", "same_result", "seed_cpu", "seeded_generator", "show_evidence",
-           "show_number", "tensor_difference", "number_difference", "unregistered"]
+           "class_answer", "data_problem", "diagnose", "explain_count", "is_function", "is_stub", "judge_count",
+           "kind_of", "render", "render_pair", "run_learner", "run_plain", "same_result", "seed_cpu",
+           "seeded_generator", "show_evidence", "show_number", "tensor_difference", "number_difference", "unregistered"]
 
 STATUSES = ("not_attempted", "correct", "wrong")
 HEADLINES = {"not_attempted": "✏️  {name}: sin intentar todavía.",
@@ -406,11 +406,19 @@ class Difference:
         return self.kind != "value"
 
 
+def data_problem(got) -> Difference | None:
+    """A tensor with no numbers in it (on the ``meta`` device) cannot be compared: say so, by name."""
+    if isinstance(got, torch.Tensor) and got.is_meta:
+        return Difference("devolvió un tensor en el dispositivo meta: tiene forma pero no tiene números. Crealo en la "
+                          "CPU (sin device='meta' y fuera de un with torch.device('meta'))", "meta_tensor")
+    return None
+
+
 def as_number(x):
     """``x`` as a Python int or float when it is a real number (Python, numpy, a 0-d tensor or array); else None.
     Booleans and complex numbers are not."""
     if isinstance(x, torch.Tensor):
-        if x.dim() != 0 or x.dtype == torch.bool or x.is_complex():
+        if x.dim() != 0 or x.dtype == torch.bool or x.is_complex() or x.is_meta:
             return None
         return x.item()
     if type(x).__module__ == "numpy" and getattr(x, "shape", None) == ():
@@ -433,6 +441,9 @@ def tensor_difference(expected: torch.Tensor, got, rtol: float = 1e-4, atol: flo
         return Difference(f"devolvió {kind_of(got)} (tensores), no un tensor", "type")
     if not isinstance(got, torch.Tensor):
         return Difference(f"devolvió {kind_of(got)}, no un tensor", "type")
+    if data_problem(got):
+        return data_problem(got)
+    got = got.cpu()  # a GPU result is compared where the reference is
     if tuple(got.shape) != tuple(expected.shape):
         return Difference(f"da una salida de forma {tuple(got.shape)} y tenía que ser {tuple(expected.shape)}",
                            "shape")
@@ -447,7 +458,12 @@ def tensor_difference(expected: torch.Tensor, got, rtol: float = 1e-4, atol: flo
     if (nan_e & ~nan_g).any():
         return Difference("la salida correcta tiene nan ahí y la tuya no")
     diff = (g - e).abs().nan_to_num(0.0)
-    return Difference(f"la mayor diferencia es {show_number(diff.max().item(), 2)}")
+    largest = f"la mayor diferencia es {show_number(diff.max().item(), 2)}"
+    if got.is_floating_point() and expected.is_floating_point() and got.dtype != expected.dtype:
+        return Difference(f"da una salida en {str(got.dtype).removeprefix('torch.')} y la referencia en "
+                          f"{str(expected.dtype).removeprefix('torch.')}: con menos bits se pierden decimales "
+                          f"({largest}). Dejá las cuentas en el tipo de la entrada", "dtype")
+    return Difference(largest)
 
 
 def number_difference(expected, got, rel: float = 1e-5, integral: bool = False) -> Difference | None:
@@ -491,6 +507,9 @@ def same_result(a, b, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
             return math.isclose(na, nb, rel_tol=1e-6, abs_tol=1e-12)
         if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.shape != b.shape:
             return False
+        if a.is_meta or b.is_meta:
+            return a.is_meta and b.is_meta and a.dtype == b.dtype
+        a, b = a.cpu(), b.cpu()
         if _family(a) != _family(b):
             return False
         if _family(a) != "float":
