@@ -421,3 +421,29 @@ def test_verdict_html_is_a_clear_deterministic_block():
     html = check.Verdict("x", "wrong", "a <b> & `c`\n    code <here>\nend")._repr_html_()
     assert "a &lt;b&gt; &amp; <code>c</code>" in html and "<pre" in html and "code &lt;here&gt;" in html
 
+
+
+def test_numpy_and_python_generators_and_warnings_filters_are_put_back():
+    """Issue 32: an answer that draws from NumPy's or Python's global generator, or adds a warnings filter, leaves
+    them as they were after the check (torch's were already restored)."""
+    import random
+    import warnings
+
+    import numpy as np
+
+    def dibuja(x, gamma, beta, eps=1e-5):
+        np.random.rand(3)
+        random.random()
+        warnings.filterwarnings("ignore", message="una más")
+        return check.layer_norm.reference(x, gamma, beta, eps)
+
+    np.random.seed(5)
+    random.seed(5)
+    expected = np.random.rand(2), random.random()
+    np.random.seed(5)
+    random.seed(5)
+    filters = list(warnings.filters)
+    assert check.layer_norm(dibuja).status == "correct"
+    assert check.block_pre(block_pre_module.BloquePre).status == "correct"
+    assert (np.random.rand(2) == expected[0]).all() and random.random() == expected[1]
+    assert warnings.filters == filters

@@ -23,6 +23,7 @@ import html
 import inspect
 import itertools
 import math
+import random
 import re
 import signal
 import sys
@@ -261,8 +262,9 @@ def class_answer(ex: Exercise, answer):
 # ------------------------------------------------------------------------------------------ the random state
 
 @contextmanager
-def _rng_untouched():
-    """Every random generator that exists (CPU; CUDA once initialised; MPS where present) is as it was on exit.
+def _globals_untouched():
+    """Every global state a check or an answer may touch is as it was on exit: torch's generators (CPU; CUDA once
+    initialised; MPS where present), NumPy's and Python's global generators, and the warnings filters.
 
     Inside, the checker seeds only the CPU generator (``seed_cpu``), never ``torch.manual_seed``, which also
     reseeds CUDA and MPS."""
@@ -271,14 +273,21 @@ def _rng_untouched():
     mps = None
     if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
         mps = torch.mps.get_rng_state()
+    numpy = sys.modules.get("numpy")  # imported by torch where installed; never imported here for its own sake
+    numpy_state = numpy.random.get_state() if numpy is not None else None
+    python_state = random.getstate()
     try:
-        yield
+        with warnings.catch_warnings():  # puts back the filters list, whatever adds to it
+            yield
     finally:
         torch.set_rng_state(cpu)
         if cuda is not None:
             torch.cuda.set_rng_state_all(cuda)
         if mps is not None:
             torch.mps.set_rng_state(mps)
+        if numpy_state is not None:
+            numpy.random.set_state(numpy_state)
+        random.setstate(python_state)
 
 
 def seed_cpu(seed: int) -> None:
@@ -740,7 +749,7 @@ class Exercise:
                                                f"{self._example}.", "bad_call")
         answer, extra = args[0], [_short(a) for a in args[1:]] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
         try:
-            with _rng_untouched(), torch.no_grad():
+            with _globals_untouched(), torch.no_grad():
                 verdict = self._assess(self, answer)
         except NotAttempted:
             verdict = self._not_attempted()
