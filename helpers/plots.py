@@ -8,6 +8,7 @@ import io
 import string
 import types
 
+import matplotlib
 import matplotlib.axes
 import matplotlib.figure
 import matplotlib.ticker
@@ -100,13 +101,20 @@ def _formatter(template):
 
 
 def label_bars(ax, bars, fmt: str = "{:.2f}") -> None:
-    """Write each bar's value on top of it; ``fmt`` like '{:.2f}' or, as in ax.bar_label, '%.2f'."""
+    """Write each bar's value at its end (on top; beside for ax.barh); ``fmt`` like '{:.2f}' or, as in
+    ax.bar_label, '%.2f'."""
     _axes(ax, "label_bars")
     write = _formatter(fmt)
+    horizontal = getattr(bars, "orientation", "vertical") == "horizontal"  # ax.barh: the value is the width
     bars = list(bars)
     if not all(hasattr(b, "get_height") for b in bars):
-        raise TypeError(f"label_bars: bars debe ser lo que devuelve ax.bar(...); recibí {bars!r:.80}")
+        raise TypeError(f"label_bars: bars debe ser lo que devuelve ax.bar(...) o ax.barh(...); recibí {bars!r:.80}")
     for bar in bars:
+        if horizontal:
+            w = bar.get_width()
+            ax.annotate(write(w), (w, bar.get_y() + bar.get_height() / 2), ha="left" if w >= 0 else "right",
+                        va="center", fontsize=9, xytext=(2 if w >= 0 else -2, 0), textcoords="offset points")
+            continue
         h = bar.get_height()
         ax.annotate(write(h), (bar.get_x() + bar.get_width() / 2, h),
                     ha="center", va="bottom" if h >= 0 else "top", fontsize=9,
@@ -190,6 +198,14 @@ def draw_exploration(ax, exploration) -> None:
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9)  # outside: no curve under it
 
 
+def _in_ipython() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return get_ipython() is not None
+
+
 def show(fig, alt: str) -> None:
     """Show ``fig`` with Spanish alt text, the house's last line of a figure cell (instead of plt.show()).
 
@@ -205,6 +221,12 @@ def show(fig, alt: str) -> None:
         raise TypeError(f"show: fig debe ser la figura (el fig de fig, ax = plt.subplots()); recibí "
                         f"{type(fig).__name__}{hint}")
     import matplotlib.pyplot as plt  # pyplot only where figures are shown
+    if not _in_ipython():  # a plain script: nobody takes the HTML, so the alt text and, where it can, a window
+        print(f"Figura: {alt.strip()}")
+        if "agg" not in matplotlib.get_backend().lower():
+            plt.show()
+        plt.close(fig)
+        return
     from IPython.display import display
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight", dpi=2 * fig.dpi)  # 2x pixels: sharp on HiDPI screens
