@@ -12,6 +12,7 @@ __all__ = ["InvalidInput", "LayerNormSteps", "Step", "layer_norm_steps", "parse_
            "residual_layernorm_walkthrough"]
 
 _MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
+_MIN_ABS = 1e-15  # below this (but not 0), squares of deviations lose digits too, down to 0 (underflow)
 
 
 def __dir__():
@@ -98,6 +99,9 @@ def _check_value(v: float, i: int, name: str = "") -> float:
     if abs(v) > _MAX_ABS:
         raise InvalidInput(f"{where} es demasiado grande ({v:.3g}): usá valores entre −1e15 y 1e15, "
                            "más allá sus cuadrados pierden precisión.")
+    if v != 0 and abs(v) < _MIN_ABS:
+        raise InvalidInput(f"{where} es demasiado chico ({v:.3g}): usá 0 o valores de al menos 1e-15 (en valor "
+                           "absoluto); más chicos, sus cuadrados pierden precisión o dan 0.")
     return float(v)
 
 
@@ -121,7 +125,7 @@ class LayerNormSteps:
     @property
     def constant(self) -> bool:
         """All numbers equal: σ = 0, only ε keeps the division finite."""
-        return self.var == 0.0
+        return len(set(self.x)) == 1
 
     def message(self) -> str:
         """A Spanish sentence for the unusual case, empty otherwise."""
