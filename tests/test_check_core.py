@@ -308,12 +308,35 @@ def test_the_alarm_is_put_back_as_it_was(short_limit):
     assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
-def test_outside_the_main_thread_there_is_no_limit_and_no_error():
+def test_outside_the_main_thread_the_limit_holds_too(short_limit):
+    """Issue 32: from a thread there was no time limit; a watchdog thread stops the answer there."""
     verdicts = []
-    thread = threading.Thread(target=lambda: verdicts.append(check.layer_norm(check.layer_norm.reference)))
+
+    def run():
+        verdicts.append(check.layer_norm(check.layer_norm.reference))
+        verdicts.append(check.layer_norm(_forever))
+
+    thread = threading.Thread(target=run)
     thread.start()
     thread.join(60)
-    assert verdicts and verdicts[0].status == "correct", verdicts
+    assert [v.status for v in verdicts] == ["correct", "wrong"] and verdicts[1].mistake == "timeout", verdicts
+
+
+def test_under_an_alarm_already_set_the_limit_holds_and_the_alarm_is_left_alone(short_limit):
+    """Issue 32: under someone else's signal.alarm there was no limit; now a watchdog, and their timer untouched."""
+    import signal
+
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
+    signal.setitimer(signal.ITIMER_REAL, 30)
+    try:
+        verdict = check.layer_norm(_forever)
+        remaining = signal.getitimer(signal.ITIMER_REAL)[0]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert verdict.mistake == "timeout", verdict
+    assert 20 < remaining <= 30 and not fired
 
 
 def test_checking_leaves_the_cpu_generator_alone():

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import ctypes
 import html
 import inspect
 import itertools
@@ -177,13 +178,14 @@ def _learner_frame(tb) -> str:
 
 @contextmanager
 def _time_limit(seconds: float):
-    """Raise _Alarm in the running code after ``seconds``, with SIGALRM (Linux, macOS: Jupyter and Colab run cells
-    in the main thread). Elsewhere (Windows, another thread, or a timer already set by someone else) there is no
-    limit: the kernel's interrupt button still stops a loop, since KeyboardInterrupt is never caught here."""
+    """Raise _Alarm in the running code after ``seconds``. In the main thread with no timer of anyone else's set
+    (Jupyter and Colab run cells there), SIGALRM, which also cuts a sleep short; elsewhere (another thread, a
+    signal.alarm already set, Windows) a watchdog thread raises it in this one, leaving the other timer alone."""
     usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
               and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
     if not usable:
-        yield
+        with _watchdog(seconds):
+            yield
         return
 
     def ring(signum, frame):
@@ -196,6 +198,30 @@ def _time_limit(seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def _watchdog(seconds: float):
+    """Raise _Alarm in this thread after ``seconds`` from a timer thread (at the next Python line it runs)."""
+    target, lock, state = ctypes.c_ulong(threading.get_ident()), threading.Lock(), {"done": False, "fired": False}
+
+    def ring():
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(_Alarm))
+
+    timer = threading.Timer(seconds, ring)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+        timer.cancel()
+        if state["fired"]:  # not raised yet (the code ended first): it must not go off later, elsewhere
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)
 
 
 def run_learner(fn, *args, **kwargs):
