@@ -53,15 +53,22 @@ def _validated(data, where) -> dict:
         if not isinstance(runs, list):
             raise _broken(where, f"la parte {name!r} no es una lista de corridas")
         for i, run in enumerate(runs):
-            bad = [k for k, kind in _RUN_KEYS.items() if not isinstance(run, dict) or not isinstance(run.get(k), kind)]
-            if bad:
-                raise _broken(where, f"a la corrida {i} de {name!r} le falta {', '.join(bad)}")
-            if len(run["steps"]) != len(run["acc"]) or not run["steps"]:
-                raise _broken(where, f"la corrida {i} de {name!r} tiene {len(run['steps'])} pasos y "
-                                     f"{len(run['acc'])} aciertos")
-            if not all(isinstance(a, (int, float)) and math.isfinite(a) and 0 <= a <= 1 for a in run["acc"]):
-                raise _broken(where, f"la corrida {i} de {name!r} tiene aciertos fuera de [0, 1]")
+            problem = _run_problem(run)
+            if problem:
+                raise _broken(where, f"la corrida {i} de {name!r} {problem}")
     return data
+
+
+def _run_problem(run) -> str | None:
+    """What is wrong with one run's record (read from the file or about to be written to it), or None."""
+    bad = [k for k, kind in _RUN_KEYS.items() if not isinstance(run, dict) or not isinstance(run.get(k), kind)]
+    if bad:
+        return f"no tiene {', '.join(bad)}"
+    if len(run["steps"]) != len(run["acc"]) or not run["steps"]:
+        return f"tiene {len(run['steps'])} pasos y {len(run['acc'])} aciertos"
+    if not all(isinstance(a, (int, float)) and math.isfinite(a) and 0 <= a <= 1 for a in run["acc"]):
+        return "tiene aciertos fuera de [0, 1] (o nan)"
+    return None
 
 
 def load(path: str | Path | None = None) -> dict:

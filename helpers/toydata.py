@@ -18,6 +18,9 @@ ESCAPE_THRESHOLD = 0.6      # "salir de la meseta": the first evaluation with ac
 
 def _first_escape(steps, acc, threshold: float = ESCAPE_THRESHOLD) -> int | None:
     """The first step whose accuracy is >= ``threshold`` (leaving the plateau); None if it never does."""
+    if len(steps) != len(acc):
+        raise ValueError(f"steps y acc van de a pares, un acierto por paso evaluado; steps tiene {len(steps)} y acc "
+                         f"{len(acc)}")
     return next((s for s, a in zip(steps, acc) if a >= threshold), None)
 
 def __dir__():
