@@ -170,6 +170,11 @@ def _refuse_other_layer(ours, ref) -> None:
     if ours.norm != expected:
         raise ValueError(f"ref tiene norm_first={ref.norm_first}, que es {expected}-norm, pero ours es "
                          f"norm={ours.norm!r}; PyTorch solo tiene 'post' (False) y 'pre' (True)")
+    ours_heads = getattr(getattr(ours, "attn", None), "num_heads", None)
+    if ours_heads is not None and ours_heads != ref.self_attn.num_heads:
+        raise ValueError(f"ref tiene nhead={ref.self_attn.num_heads} cabezas y ours n_heads={ours_heads}: los pesos "
+                         "tienen la misma forma, pero se reparten distinto entre las cabezas y las salidas difieren. "
+                         f"Creá el bloque con n_heads={ref.self_attn.num_heads}")
     ref_act = {1: "relu", 2: "gelu"}.get(getattr(ref, "activation_relu_or_gelu", 0))
     our_act = _activation_of(ours)
     if ref_act and our_act and ref_act != our_act:
