@@ -165,6 +165,13 @@ def token_accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
                          "sus ejes de corridas) más un último eje con un puntaje por clase")
     if y.numel() == 0:
         raise ValueError(f"y está vacío (forma {tuple(y.shape)}): el acierto sobre 0 tokens no existe")
+    classes = logits.shape[-1]
+    if int(y.min()) < 0 or int(y.max()) >= classes:
+        raise ValueError(f"y tiene etiquetas entre {int(y.min())} y {int(y.max())}, y logits tiene {classes} clases: "
+                         f"cada etiqueta debe ir de 0 a {classes - 1}")
+    if not torch.isfinite(logits).all():
+        raise ValueError("logits tiene nan o infinitos: un acierto con ellos no dice nada (el argmax de nan es "
+                         "arbitrario); ¿divergió el entrenamiento?")
     return (logits.argmax(-1) == y).float().flatten(-2).mean(-1)
 
 
@@ -283,6 +290,21 @@ class BatchedStack:
         return torch.baddbmm(self.b_out[:, None], h, self.w_out).view(R, B, T, 10)
 
 
+def _step_sizes(lr, runs: int) -> torch.Tensor:
+    """``lr`` as a float64 (runs,) tensor of finite learning rates >= 0, or a Spanish error saying which is off."""
+    try:
+        rates = torch.as_tensor(lr, dtype=torch.float64).detach().cpu()
+    except (TypeError, ValueError, RuntimeError):
+        raise TypeError(f"lr debe tener un learning rate (un número) por corrida; recibí {lr!r:.80}") from None
+    if rates.shape != (runs,):
+        raise ValueError(f"lr debe tener {runs} learning rates, uno por corrida; recibí forma {tuple(rates.shape)}")
+    bad = ~torch.isfinite(rates) | (rates < 0)
+    if bad.any():
+        i = int(bad.nonzero()[0])
+        raise ValueError(f"lr debe tener learning rates finitos y >= 0; el de la corrida {i} es {rates[i].item()!r}")
+    return rates
+
+
 class BatchedAdam:
     """torch.optim.Adam's CPU update with one learning rate per run (leading axis of every parameter).
 
@@ -301,6 +323,7 @@ class BatchedAdam:
     @torch.no_grad()
     def step(self, lr: Sequence[float] | torch.Tensor) -> None:
         """lr: this step's learning rate of each run, (R,) Python floats or a tensor."""
+        lr = _step_sizes(lr, self.params[0].shape[0])
         self.t += 1
         b1, b2 = BETAS
         bc1, bc2 = 1 - b1**self.t, 1 - b2**self.t
@@ -311,7 +334,7 @@ class BatchedAdam:
         denom = torch._foreach_sqrt(self.v)
         torch._foreach_div_(denom, bc2**0.5)
         torch._foreach_add_(denom, ADAM_EPS)
-        neg_step = (-torch.as_tensor(lr, dtype=torch.float64) / bc1).to(self.params[0].dtype)  # (R,)
+        neg_step = (-lr / bc1).to(self.params[0].dtype)  # (R,)
         for p, m, d in zip(self.params, self.m, denom):
             p.addcdiv_(m * neg_step.view(-1, *([1] * (p.dim() - 1))), d)
         for p in self.params:
