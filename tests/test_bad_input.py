@@ -263,6 +263,9 @@ CASES = {
     "causal_mask(numpy int)": (lambda: blocks.causal_mask(np.int64(4)),
                                Accepts(lambda m: torch.equal(m, blocks.causal_mask(4)))),
     # blocks.copy_encoder_layer
+    "copy: an 8-head layer into a 4-head block": (
+        lambda: blocks.copy_encoder_layer(blk(n_heads=4), ref_layer(nhead=8)),
+        Refuses("n_heads=4", "nhead=8", "cabezas")),
     "copy: batch_first=False": (lambda: blocks.copy_encoder_layer(blk(), ref_layer(batch_first=False)),
                                 Refuses("ref", "batch_first=False", "batch_first=True")),
     "copy: GELU reference into a ReLU block": (
@@ -449,6 +452,18 @@ CASES = {
                                      Refuses("logits", "torch.Tensor", "ndarray")),
     "token_accuracy: y as a list": (lambda: engine.token_accuracy(torch.zeros(4, 10, 10), [[0] * 10] * 4),
                                     Refuses("y debe", "torch.Tensor", "list")),
+    "token_accuracy: nan logits": (lambda: engine.token_accuracy(torch.full((4, 10, 10), NAN),
+                                                                 torch.zeros(4, 10, dtype=torch.long)),
+                                   Refuses("logits", "nan", "divergió")),
+    "token_accuracy: a label outside the classes": (
+        lambda: engine.token_accuracy(torch.zeros(4, 10, 10), torch.full((4, 10), 10, dtype=torch.long)),
+        Refuses("y tiene", "10 clases", "de 0 a 9")),
+    "BatchedAdam.step: a nan learning rate": (lambda: engine.BatchedAdam([torch.zeros(2, 3)]).step([1e-3, NAN]),
+                                              Refuses("lr", "finitos", "corrida 1", "nan")),
+    "BatchedAdam.step: a negative learning rate": (lambda: engine.BatchedAdam([torch.zeros(2, 3)]).step([-1e-3, 1e-3]),
+                                                   Refuses("lr", ">= 0", "corrida 0", "-0.001")),
+    "BatchedAdam.step: one rate for two runs": (lambda: engine.BatchedAdam([torch.zeros(2, 3)]).step([1e-3]),
+                                                Refuses("lr", "2 learning rates", "(1,)")),
     "token_accuracy: logits without the class axis": (
         lambda: engine.token_accuracy(torch.zeros(4, 10), torch.zeros(4, 10, dtype=torch.long)),
         Refuses("logits", "(4, 10)", "(batch, tokens)")),
@@ -484,6 +499,16 @@ CASES = {
         lambda: engine.History(engine.Run(), [25], [0.7]).escape_step(60), Refuses("threshold", "0 y 1", "60")),
     "escape_step: threshold '0.6'": (lambda: engine.History(engine.Run(), [25], [0.7]).escape_step("0.6"),
                                      Refuses("threshold", "0 y 1", "'0.6'")),
+    # sweep_train.to_json, History
+    "to_json: a nan accuracy is never written": (
+        lambda: sweep_train.to_json(engine.History(RUN1, steps=[25, 50], acc=[0.5, NAN])),
+        Refuses("hist", "no se puede guardar", "nan")),
+    "to_json: steps and accuracies of unequal lengths": (
+        lambda: sweep_train.to_json(engine.History(RUN1, steps=[25, 50], acc=[0.5])),
+        Refuses("hist", "2 pasos y 1 aciertos")),
+    "History.escape_step: steps and acc of unequal lengths": (
+        lambda: engine.History(RUN1, steps=[25, 50, 75], acc=[0.1, 0.7]).escape_step(),
+        Refuses("steps y acc", "a pares", "tiene 3")),
     # sweep_train.run_slice
     "run_slice: unknown slice": (lambda: sweep_train.run_slice("depth7"), Refuses("name", "depth6", "'depth7'")),
     "run_slice: steps 0": (lambda: sweep_train.run_slice("depth6", steps=0), Refuses("steps", "entero", "recibí 0")),
@@ -545,7 +570,7 @@ CASES = {
     "parse_numbers: 1e-200 (its square underflows)": (lambda: layernorm.parse_numbers(["1e-200", "2e-200", "0", "0"]),
                                                        Refuses("número 1", "demasiado chico", "1e-200", "1e-15")),
     "layer_norm_steps: tiny numbers are not 'iguales'": (lambda: layernorm.layer_norm_steps([1e-200, 2e-200, 3e-200]),
-                                                          Refuses("x", "número 1", "demasiado chico")),
+                                                          Refuses("x: el número 1", "demasiado chico")),
     "layer_norm_steps([])": (lambda: layernorm.layer_norm_steps([]), Refuses("x está", "vacío")),
     "layer_norm_steps: γ too short": (lambda: layernorm.layer_norm_steps([1, 2, 3], gamma=[1, 1]),
                                       Refuses("gamma", "3 números", "tiene 2")),
