@@ -11,7 +11,8 @@ The toolkit an exercise module uses is ``__all__`` below, and nothing else (``_`
   (the opening of a class exercise), ``is_stub``, ``is_function``, ``unregistered``, ``seed_cpu``,
   ``seeded_generator``;
 - comparing: ``diagnose`` (learner, reference and gallery on every probe, giving a ``Finding``),
-  ``tensor_difference``, ``number_difference``, ``Difference``, ``same_result``, ``judge_count``, ``explain_count``;
+  ``tensor_difference``, ``tensor_problem``, ``number_difference``, ``Difference``, ``same_result``, ``judge_count``,
+  ``explain_count``;
 - wording: ``show_evidence``, ``kind_of``, ``render``, ``show_number``.
 """
 
@@ -43,7 +44,7 @@ from ..fmt import thousands
 
 __all__ = ["HEADLINES", "STATUSES", "TIME_LIMIT_S", "Difference", "Exercise", "Finding", "Gallery", "Mistake",
            "NoCopy", "NotAttempted", "Probe", "Raised", "TooSlow", "Verdict", "as_number", "build_fresh",
-           "class_answer", "data_problem", "diagnose", "explain_count", "is_function", "is_stub", "judge_count",
+           "class_answer", "tensor_problem", "diagnose", "explain_count", "is_function", "is_stub", "judge_count",
            "kind_of", "render", "render_pair", "run_learner", "run_plain", "same_result", "seed_cpu",
            "seeded_generator", "show_evidence", "show_number", "tensor_difference", "number_difference", "unregistered"]
 
@@ -441,9 +442,11 @@ class Difference:
         return self.kind != "value"
 
 
-def data_problem(got) -> Difference | None:
-    """A tensor with no numbers in it (on the ``meta`` device) cannot be compared: say so, by name."""
-    if isinstance(got, torch.Tensor) and got.is_meta:
+def tensor_problem(got) -> Difference | None:
+    """Why ``got`` is no tensor to compare: not a tensor, or one with no numbers in it (``meta`` device); else None."""
+    if not isinstance(got, torch.Tensor):
+        return Difference(f"devolvió {kind_of(got)}, no un tensor", "type")
+    if got.is_meta:
         return Difference("devolvió un tensor en el dispositivo meta: tiene forma pero no tiene números. Crealo en la "
                           "CPU (sin device='meta' y fuera de un with torch.device('meta'))", "meta_tensor")
     return None
@@ -474,10 +477,9 @@ def tensor_difference(expected: torch.Tensor, got, rtol: float = 1e-4, atol: flo
     """None when ``got`` equals ``expected`` (same shape, close values, nan where nan); else what differs."""
     if isinstance(got, (list, tuple)) and got and all(isinstance(g, torch.Tensor) for g in got):
         return Difference(f"devolvió {kind_of(got)} (tensores), no un tensor", "type")
-    if not isinstance(got, torch.Tensor):
-        return Difference(f"devolvió {kind_of(got)}, no un tensor", "type")
-    if data_problem(got):
-        return data_problem(got)
+    problem = tensor_problem(got)
+    if problem:
+        return problem
     got = got.cpu()  # a GPU result is compared where the reference is
     if tuple(got.shape) != tuple(expected.shape):
         return Difference(f"da una salida de forma {tuple(got.shape)} y tenía que ser {tuple(expected.shape)}",

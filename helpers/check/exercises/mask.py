@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .._core import Difference, Exercise, Gallery, Probe, data_problem, diagnose, is_function, kind_of, same_result
+from .._core import Difference, Exercise, Gallery, Probe, diagnose, is_function, same_result, tensor_problem
 
 ORDER = (4, 2)  # notebook 04, its second exercise: the registry lists exercises in this order
 
@@ -37,10 +37,9 @@ class _Reading:
 
 
 def _read(mask, T: int) -> _Reading | Difference:
-    if not isinstance(mask, torch.Tensor):
-        return Difference(f"devolvió {kind_of(mask)}, no un tensor", "type")
-    if data_problem(mask):
-        return data_problem(mask)
+    problem = tensor_problem(mask)
+    if problem:
+        return problem
     mask = mask.cpu()
     if tuple(mask.shape) != (T, T):
         fixed = (": ¿quedó un número fijo en vez de T?" if mask.dim() == 2 and mask.shape[0] == mask.shape[1]
