@@ -10,7 +10,7 @@ from torch import nn
 
 from ._validate import boolean, float_input, fraction, heads_divide, non_negative_int, one_of, positive_int, tensor
 from .fmt import thousands
-from .params import gpt_params
+from .params import attention_params, ffn_params, gpt_params, layernorm_params
 
 __all__ = ["Block", "GPT", "causal_mask", "copy_encoder_layer"]
 
@@ -38,6 +38,9 @@ class Block(nn.Module):
         one_of(activation, "activation", tuple(_ACTIVATIONS))
         dropout = fraction(dropout, "dropout")
         bias = boolean(bias, "bias")
+        n = attention_params(d_model, bias) + ffn_params(d_model, d_ff, bias) + 2 * layernorm_params(d_model, bias)
+        _refuse_bytes(n * torch.empty(0).element_size(), f"Block(d_model={d_model}, d_ff={d_ff}) tendría "
+                                                         f"{thousands(n)} parámetros")
         self.d_model, self.norm, self.activation = d_model, norm, activation
         self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, bias=bias, batch_first=True)
         self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), _ACTIVATIONS[activation](),
@@ -79,7 +82,15 @@ def _validate_call(block: Block, args: tuple, kwargs: dict) -> None:
 def causal_mask(n_tokens: int) -> torch.Tensor:
     """(T, T) bool mask, True above the diagonal: token i may not look at tokens j > i."""
     T = positive_int(n_tokens, "n_tokens")
+    _refuse_bytes(T * T, f"causal_mask(n_tokens={T}) sería una matriz de {thousands(T)} × {thousands(T)}")
     return torch.ones(T, T, dtype=torch.bool).triu(1)
+
+
+def _refuse_bytes(n_bytes: int, what: str) -> None:
+    """The one size rule: nothing helpers builds outside the meta device asks for more than _MAX_BYTES."""
+    if n_bytes > _MAX_BYTES and torch.empty(0).device.type != "meta":
+        raise MemoryError(f"{what}: {thousands(n_bytes / 1e9, 1)} GB, más que los {_MAX_BYTES // 2**30} GiB que "
+                          "helpers deja reservar. Usá un tamaño más chico.")
 
 
 def _validate_mask(mask, T: int) -> None:

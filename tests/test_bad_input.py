@@ -262,6 +262,10 @@ CASES = {
     "causal_mask(True)": (lambda: blocks.causal_mask(True), Refuses("n_tokens", "entero positivo", "True")),
     "causal_mask(numpy int)": (lambda: blocks.causal_mask(np.int64(4)),
                                Accepts(lambda m: torch.equal(m, blocks.causal_mask(4)))),
+    "Block: d_model 100 000 asks for terabytes": (lambda: blocks.Block(100_000, 8),
+                                                  Refuses("Block(d_model=100000", "GiB", "más chico", exc=MemoryError)),
+    "causal_mask: 10⁶ tokens ask for a terabyte": (lambda: blocks.causal_mask(10**6),
+                                                   Refuses("n_tokens=1000000", "GiB", "más chico", exc=MemoryError)),
     # blocks.copy_encoder_layer
     "copy: an 8-head layer into a 4-head block": (
         lambda: blocks.copy_encoder_layer(blk(n_heads=4), ref_layer(nhead=8)),
