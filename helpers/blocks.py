@@ -8,8 +8,9 @@ import math
 import torch
 from torch import nn
 
-from ._checks import boolean, float_input, fraction, heads_divide, non_negative_int, one_of, positive_int, tensor
-from .params import gpt_params
+from ._validate import boolean, float_input, fraction, heads_divide, non_negative_int, one_of, positive_int, tensor
+from .fmt import thousands
+from .params import attention_params, ffn_params, gpt_params, layernorm_params
 
 __all__ = ["Block", "GPT", "causal_mask", "copy_encoder_layer"]
 
@@ -37,6 +38,9 @@ class Block(nn.Module):
         one_of(activation, "activation", tuple(_ACTIVATIONS))
         dropout = fraction(dropout, "dropout")
         bias = boolean(bias, "bias")
+        n = attention_params(d_model, bias) + ffn_params(d_model, d_ff, bias) + 2 * layernorm_params(d_model, bias)
+        _refuse_bytes(n * torch.empty(0).element_size(), f"Block(d_model={d_model}, d_ff={d_ff}) tendría "
+                                                         f"{thousands(n)} parámetros")
         self.d_model, self.norm, self.activation = d_model, norm, activation
         self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, bias=bias, batch_first=True)
         self.ffn = nn.Sequential(nn.Linear(d_model, d_ff, bias=bias), _ACTIVATIONS[activation](),
@@ -45,17 +49,12 @@ class Block(nn.Module):
         if norm == "sandwich":  # Gemma: also normalize what each sublayer writes, before the sum
             self.ln1_out, self.ln2_out = nn.LayerNorm(d_model, bias=bias), nn.LayerNorm(d_model, bias=bias)
         self.drop = nn.Dropout(dropout)
+        self.register_forward_pre_hook(_validate_call, with_kwargs=True)  # the inputs are checked beside, below
 
     def self_attention(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
         return self.attn(x, x, x, attn_mask=mask, need_weights=False)[0]
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
-        shape = f"(batch, tokens, {self.d_model})"
-        float_input(x, "x", self.ln1.weight.dtype, shape)
-        if x.dim() != 3 or x.shape[-1] != self.d_model:
-            hint = ": para una sola frase usá x[None]" if x.dim() == 2 and x.shape[-1] == self.d_model else ""
-            raise ValueError(f"x debe tener forma {shape}; recibí {tuple(x.shape)}{hint}")
-        _check_mask(mask, x.shape[1])
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:  # (B, T, C)
         if self.norm == "post":  # the 2017 paper: LN(x + Sublayer(x))
             x = self.ln1(x + self.drop(self.self_attention(x, mask)))
             return self.ln2(x + self.drop(self.ffn(x)))
@@ -66,13 +65,35 @@ class Block(nn.Module):
         return x + self.drop(self.ln2_out(self.ffn(self.ln2(x))))
 
 
+def _validate_call(block: Block, args: tuple, kwargs: dict) -> None:
+    """Before Block.forward: x is (batch, tokens, d_model) float of the weights' dtype, and mask one that does
+    what it says (forward pre-hook, so the forward reads as the model)."""
+    x = args[0] if args else kwargs.get("x")
+    if x is None:
+        return  # forward itself says the argument is missing
+    shape = f"(batch, tokens, {block.d_model})"
+    float_input(x, "x", block.ln1.weight.dtype, shape)
+    if x.dim() != 3 or x.shape[-1] != block.d_model:
+        hint = ": para una sola frase usá x[None]" if x.dim() == 2 and x.shape[-1] == block.d_model else ""
+        raise ValueError(f"x debe tener forma {shape}; recibí {tuple(x.shape)}{hint}")
+    _validate_mask(args[1] if len(args) > 1 else kwargs.get("mask"), x.shape[1])
+
+
 def causal_mask(n_tokens: int) -> torch.Tensor:
     """(T, T) bool mask, True above the diagonal: token i may not look at tokens j > i."""
     T = positive_int(n_tokens, "n_tokens")
+    _refuse_bytes(T * T, f"causal_mask(n_tokens={T}) sería una matriz de {thousands(T)} × {thousands(T)}")
     return torch.ones(T, T, dtype=torch.bool).triu(1)
 
 
-def _check_mask(mask, T: int) -> None:
+def _refuse_bytes(n_bytes: int, what: str) -> None:
+    """The one size rule: nothing helpers builds outside the meta device asks for more than _MAX_BYTES."""
+    if n_bytes > _MAX_BYTES and torch.empty(0).device.type != "meta":
+        raise MemoryError(f"{what}: {thousands(n_bytes / 1e9, 1)} GB, más que los {_MAX_BYTES // 2**30} GiB que "
+                          "helpers deja reservar. Usá un tamaño más chico.")
+
+
+def _validate_mask(mask, T: int) -> None:
     """Refuse the masks that nn.MultiheadAttention takes but that silently do the wrong thing here."""
     if mask is None:
         return
@@ -133,6 +154,16 @@ def _activation_of(module: nn.Module) -> str | None:
 
 def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None:
     """Copy ``ref``'s weights into ``ours`` (a Block-like module), refusing what does not fit."""
+    _refuse_other_layer(ours, ref)
+    src, dst = ref.state_dict(), ours.state_dict()
+    _refuse_other_weights(src, dst)
+    with torch.no_grad():
+        for name, weights in src.items():
+            dst[_NAMES[name]].copy_(weights)
+
+
+def _refuse_other_layer(ours, ref) -> None:
+    """The two layers compute the same function once the weights are copied: types, layout, norm, activation, ε."""
     if isinstance(ours, nn.TransformerEncoderLayer) and not isinstance(ref, nn.TransformerEncoderLayer):
         raise TypeError("ours es un nn.TransformerEncoderLayer y ref no: ¿invertiste el orden? Es "
                         f"copy_encoder_layer(ours=nuestro_bloque, ref=capa_de_pytorch); recibí "
@@ -146,11 +177,15 @@ def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None
     if not ref.self_attn.batch_first:
         raise ValueError("ref usa batch_first=False (tokens, batch, d_model); nuestro bloque espera "
                          "(batch, tokens, d_model): creá ref con batch_first=True")
-    placement = getattr(ours, "norm", None)
     expected = "pre" if ref.norm_first else "post"
-    if placement != expected:
+    if ours.norm != expected:
         raise ValueError(f"ref tiene norm_first={ref.norm_first}, que es {expected}-norm, pero ours es "
-                         f"norm={placement!r}; PyTorch solo tiene 'post' (False) y 'pre' (True)")
+                         f"norm={ours.norm!r}; PyTorch solo tiene 'post' (False) y 'pre' (True)")
+    ours_heads = getattr(getattr(ours, "attn", None), "num_heads", None)
+    if ours_heads is not None and ours_heads != ref.self_attn.num_heads:
+        raise ValueError(f"ref tiene nhead={ref.self_attn.num_heads} cabezas y ours n_heads={ours_heads}: los pesos "
+                         "tienen la misma forma, pero se reparten distinto entre las cabezas y las salidas difieren. "
+                         f"Creá el bloque con n_heads={ref.self_attn.num_heads}")
     ref_act = {1: "relu", 2: "gelu"}.get(getattr(ref, "activation_relu_or_gelu", 0))
     our_act = _activation_of(ours)
     if ref_act and our_act and ref_act != our_act:
@@ -160,7 +195,10 @@ def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None
     if our_ln is not None and our_ln.eps != ref.norm1.eps:
         raise ValueError(f"ref usa layer_norm_eps={ref.norm1.eps:g} y las LayerNorm de ours eps={our_ln.eps:g}: "
                          "usá el mismo ε en los dos")
-    src, dst = ref.state_dict(), ours.state_dict()
+
+
+def _refuse_other_weights(src: dict, dst: dict) -> None:
+    """Every weight of ``src`` has a place of the same shape in ``dst``, and no weight of ``dst`` is left out."""
     for name, weights in src.items():
         target = _NAMES.get(name)
         if target is None or target not in dst:
@@ -172,9 +210,6 @@ def copy_encoder_layer(ours: nn.Module, ref: nn.TransformerEncoderLayer) -> None
     missing = set(dst) - {_NAMES[n] for n in src}
     if missing:
         raise ValueError(f"a ours le quedarían pesos que ref no tiene: {sorted(missing)}")
-    with torch.no_grad():
-        for name, weights in src.items():
-            dst[_NAMES[name]].copy_(weights)
 
 
 def _refuse_too_big(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias) -> None:
@@ -183,7 +218,7 @@ def _refuse_too_big(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias) -> None:
     n = gpt_params(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias)
     size = n * probe.element_size()
     if probe.device.type != "meta" and size > _MAX_BYTES:
-        count, gb = f"{n:,}".replace(",", " "), f"{size / 1e9:,.1f}".replace(",", " ")
+        count, gb = thousands(n), thousands(size / 1e9, 1)
         raise MemoryError(
             f"GPT(vocab={vocab}, d_model={d_model}, n_layers={n_layers}, ctx={ctx}) tendría {count} parámetros: "
             f"en {str(probe.dtype).removeprefix('torch.')} son {gb} GB, más que los {_MAX_BYTES // 2**30} GiB que "

@@ -13,8 +13,8 @@ from importlib import metadata
 
 # Nothing heavy is imported at module level (not even `packaging`): this check must still speak, in
 # Spanish, when torch, matplotlib, ipywidgets or packaging is missing or broken.
-__all__ = ["Finding", "VersionMismatch", "check", "check_versions", "import_problem", "installed_version", "main",
-           "repository_url", "require", "supported_ranges", "widgets_can_render"]
+__all__ = ["Finding", "VersionMismatch", "compare_versions", "import_problem", "inspect_install", "installed_version",
+           "main", "repository_url", "require", "supported_ranges", "widgets_can_render"]
 
 _DIST = "leccion06-helpers"
 _CHECKED = ("torch", "numpy", "matplotlib", "ipywidgets", "ipython")
@@ -106,7 +106,7 @@ def import_problem(name: str) -> str | None:
     return None
 
 
-def check_versions(installed: dict[str, str | None], python: str, ranges: dict,
+def compare_versions(installed: dict[str, str | None], python: str, ranges: dict,
                    requires_python: str) -> list[Finding]:
     """Pure check of versions against ranges (``None``: not installed)."""
     from packaging.specifiers import SpecifierSet
@@ -149,7 +149,7 @@ def widgets_can_render() -> Finding:
     return Finding("widgets", True, "kernel de Jupyter con jupyterlab_widgets: los widgets deberían verse.")
 
 
-def check() -> list[Finding]:
+def inspect_install() -> list[Finding]:
     """Every finding for this Python process."""
     installed = {}
     for name in _CHECKED:
@@ -167,7 +167,7 @@ def check() -> list[Finding]:
         return [Finding("helpers", False, "helpers no está instalado como paquete: corré `make lab` "
                                           "(o la primera celda del notebook en Colab).")]
     found = [Finding("helpers", True, f"helpers {installed_version()}", note=True)]
-    found += check_versions(installed, platform.python_version(), ranges, requires_python)
+    found += compare_versions(installed, platform.python_version(), ranges, requires_python)
     for i, f in enumerate(found):
         problem = installed.get(f.name) and import_problem(f.name)
         if problem:
@@ -182,7 +182,7 @@ def check() -> list[Finding]:
 
 def main() -> int:
     """Print the report; return 0 if everything is fine, 1 otherwise."""
-    found = check()
+    found = inspect_install()
     for f in found:
         print(("· " if f.note else "✔ " if f.ok else "✘ ") + f.message)
     bad = [f for f in found if not f.ok]

@@ -12,6 +12,7 @@ import os
 __all__ = ["STRICT_ENV", "ClaimFailed", "claim"]
 
 STRICT_ENV = "LECCION06_STRICT"
+_NOT_STRICT = ("", "0", "false", "no", "off")  # what the variable means as off; anything else is on
 
 
 class ClaimFailed(AssertionError):
@@ -19,7 +20,7 @@ class ClaimFailed(AssertionError):
 
 
 def _strict() -> bool:
-    return os.environ.get(STRICT_ENV, "").strip() not in ("", "0")
+    return os.environ.get(STRICT_ENV, "").strip().lower() not in _NOT_STRICT
 
 
 def _issues_url() -> str:
@@ -37,10 +38,16 @@ def _truth(holds) -> bool:
     kind = type(holds).__module__.split(".")[0]
     if kind == "numpy" and getattr(holds, "shape", None) == () and holds.dtype.kind == "b":
         return bool(holds)
-    if kind == "torch" and getattr(holds, "numel", lambda: 0)() == 1 and holds.dtype.is_floating_point is False:
+    if kind == "torch" and getattr(holds, "numel", lambda: 0)() == 1 and holds.dtype == _torch_bool():
         return bool(holds)
     raise TypeError(f"claim espera una condición verdadera o falsa (True/False) como primer argumento; "
                     f"recibió {type(holds).__name__}: {holds!r:.80}")
+
+
+def _torch_bool():
+    import torch  # only when a tensor came: claims stays importable without torch
+
+    return torch.bool
 
 
 def claim(holds, statement: str, got: str | None = None) -> None:

@@ -20,9 +20,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._checks import boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
+from ._validate import boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
 from .progress import Progress
-from .toydata import ESCAPE_THRESHOLD, count_labels, count_task
+from .toydata import ESCAPE_THRESHOLD, _first_escape, count_labels, count_task
 
 __all__ = ["ADAM_EPS", "BATCH", "BETAS", "BatchedAdam", "BatchedStack", "History", "Run", "stack", "token_accuracy",
            "train_many", "train_reference"]
@@ -165,6 +165,13 @@ def token_accuracy(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
                          "sus ejes de corridas) más un último eje con un puntaje por clase")
     if y.numel() == 0:
         raise ValueError(f"y está vacío (forma {tuple(y.shape)}): el acierto sobre 0 tokens no existe")
+    classes = logits.shape[-1]
+    if int(y.min()) < 0 or int(y.max()) >= classes:
+        raise ValueError(f"y tiene etiquetas entre {int(y.min())} y {int(y.max())}, y logits tiene {classes} clases: "
+                         f"cada etiqueta debe ir de 0 a {classes - 1}")
+    if not torch.isfinite(logits).all():
+        raise ValueError("logits tiene nan o infinitos: un acierto con ellos no dice nada (el argmax de nan es "
+                         "arbitrario); ¿divergió el entrenamiento?")
     return (logits.argmax(-1) == y).float().flatten(-2).mean(-1)
 
 
@@ -181,7 +188,7 @@ class History:
         """First evaluation step with accuracy >= threshold (leaving the plateau), None if never."""
         if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not 0 < threshold <= 1:
             raise ValueError(f"threshold debe ser un acierto entre 0 y 1 (0.6 es 60 %); recibí {threshold!r}")
-        return next((s for s, a in zip(self.steps, self.acc) if a >= threshold), None)
+        return _first_escape(self.steps, self.acc, threshold)
 
 
 def train_reference(run: Run, steps: int, eval_set: tuple, eval_every: int = 25) -> History:
@@ -283,6 +290,21 @@ class BatchedStack:
         return torch.baddbmm(self.b_out[:, None], h, self.w_out).view(R, B, T, 10)
 
 
+def _step_sizes(lr, runs: int) -> torch.Tensor:
+    """``lr`` as a float64 (runs,) tensor of finite learning rates >= 0, or a Spanish error saying which is off."""
+    try:
+        rates = torch.as_tensor(lr, dtype=torch.float64).detach().cpu()
+    except (TypeError, ValueError, RuntimeError):
+        raise TypeError(f"lr debe tener un learning rate (un número) por corrida; recibí {lr!r:.80}") from None
+    if rates.shape != (runs,):
+        raise ValueError(f"lr debe tener {runs} learning rates, uno por corrida; recibí forma {tuple(rates.shape)}")
+    bad = ~torch.isfinite(rates) | (rates < 0)
+    if bad.any():
+        i = int(bad.nonzero()[0])
+        raise ValueError(f"lr debe tener learning rates finitos y >= 0; el de la corrida {i} es {rates[i].item()!r}")
+    return rates
+
+
 class BatchedAdam:
     """torch.optim.Adam's CPU update with one learning rate per run (leading axis of every parameter).
 
@@ -301,6 +323,7 @@ class BatchedAdam:
     @torch.no_grad()
     def step(self, lr: Sequence[float] | torch.Tensor) -> None:
         """lr: this step's learning rate of each run, (R,) Python floats or a tensor."""
+        lr = _step_sizes(lr, self.params[0].shape[0])
         self.t += 1
         b1, b2 = BETAS
         bc1, bc2 = 1 - b1**self.t, 1 - b2**self.t
@@ -311,7 +334,7 @@ class BatchedAdam:
         denom = torch._foreach_sqrt(self.v)
         torch._foreach_div_(denom, bc2**0.5)
         torch._foreach_add_(denom, ADAM_EPS)
-        neg_step = (-torch.as_tensor(lr, dtype=torch.float64) / bc1).to(self.params[0].dtype)  # (R,)
+        neg_step = (-lr / bc1).to(self.params[0].dtype)  # (R,)
         for p, m, d in zip(self.params, self.m, denom):
             p.addcdiv_(m * neg_step.view(-1, *([1] * (p.dim() - 1))), d)
         for p in self.params:
@@ -329,44 +352,57 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
     if progress is not None and not callable(progress):
         raise TypeError(f"progress debe ser una función que reciba un texto (por ejemplo print) o None; recibí "
                         f"{progress!r:.80} ({type(progress).__name__}). Para la línea de avance usá show_progress=True")
-    ex, ey = _eval_set(eval_set)  # everything is checked before the first step: nothing trains and then fails
+    eval_set = _eval_set(eval_set)  # everything is checked before the first step: nothing trains and then fails
     hists = {i: History(r) for i, r in enumerate(runs)}
-    groups: dict[tuple, list[int]] = {}
-    for i, r in enumerate(runs):
-        groups.setdefault(r.arch, []).append(i)
-    # chunks of at most _CHUNK runs: past ~16 the batched matmuls stop getting faster per run here
-    groups = {(arch, c): idx[c:c + _CHUNK] for arch, idx in groups.items() for c in range(0, len(idx), _CHUNK)}
+    groups = _groups(runs)
     bar = Progress(steps * len(groups), "entrenando") if show_progress else None
     for g, ((arch, _), idx) in enumerate(groups.items(), start=1):
         t0 = time.perf_counter()
-        group = [runs[i] for i in idx]
-        model = BatchedStack(group)
-        opt = BatchedAdam(model.parameters())
-        gens = [torch.Generator().manual_seed(r.data_seed) for r in group]
-        for step in range(1, steps + 1):
-            batches = [count_task(BATCH, gen) for gen in gens]
-            x = torch.stack([b[0] for b in batches])
-            y = torch.stack([b[1] for b in batches])
-            logits = model.forward(x)
-            # sum over runs of each run's mean loss: every run gets exactly its own gradient
-            losses = F.cross_entropy(logits.flatten(0, 2), y.flatten(), reduction="none").view(len(group), -1).mean(1)
-            losses.sum().backward()
-            opt.step([r.lr_at(step) for r in group])
-            for i, run, loss in zip(idx, group, losses.tolist()):
-                if not math.isfinite(loss):
-                    raise _diverged(f"runs[{i}]", run, step, loss)
-                hists[i].loss.append(loss)
-            if step % eval_every == 0 or step == steps:
-                with torch.no_grad():
-                    accs = token_accuracy(model.forward(ex.expand(len(group), *ex.shape)), ey).tolist()
-                for i, a in zip(idx, accs):
-                    hists[i].steps.append(step)
-                    hists[i].acc.append(a)
-            if bar:
-                bar.update((g - 1) * steps + step)
+        tick = (lambda step, done=(g - 1) * steps: bar.update(done + step)) if bar else None
+        _train_group(runs, idx, hists, steps, eval_every, eval_set, tick)
         if progress:
             progress(f"grupo {g}/{len(groups)} ({arch[0]}-norm, {arch[1]} capas, {len(idx)} corridas): "
                      f"{steps} pasos en {time.perf_counter() - t0:.0f} s")
     if bar:
         bar.close()
     return [hists[i] for i in range(len(runs))]
+
+
+def _groups(runs: list[Run]) -> dict[tuple, list[int]]:
+    """{(architecture, first position): run indices}: runs of one architecture share a batched model, in chunks of
+    at most _CHUNK runs (past ~16 the batched matmuls stop getting faster per run here)."""
+    by_arch: dict[tuple, list[int]] = {}
+    for i, r in enumerate(runs):
+        by_arch.setdefault(r.arch, []).append(i)
+    return {(arch, c): idx[c:c + _CHUNK] for arch, idx in by_arch.items() for c in range(0, len(idx), _CHUNK)}
+
+
+def _train_group(runs: list[Run], idx: list[int], hists: dict, steps: int, eval_every: int, eval_set: tuple,
+                 tick: Callable[[int], None] | None) -> None:
+    """Train ``runs[i] for i in idx`` together, one batched step for all, appending to their histories."""
+    ex, ey = eval_set
+    group = [runs[i] for i in idx]
+    model = BatchedStack(group)
+    opt = BatchedAdam(model.parameters())
+    gens = [torch.Generator().manual_seed(r.data_seed) for r in group]
+    for step in range(1, steps + 1):
+        batches = [count_task(BATCH, gen) for gen in gens]
+        x = torch.stack([b[0] for b in batches])
+        y = torch.stack([b[1] for b in batches])
+        logits = model.forward(x)
+        # sum over runs of each run's mean loss: every run gets exactly its own gradient
+        losses = F.cross_entropy(logits.flatten(0, 2), y.flatten(), reduction="none").view(len(group), -1).mean(1)
+        losses.sum().backward()
+        opt.step([r.lr_at(step) for r in group])
+        for i, run, loss in zip(idx, group, losses.tolist()):
+            if not math.isfinite(loss):
+                raise _diverged(f"runs[{i}]", run, step, loss)
+            hists[i].loss.append(loss)
+        if step % eval_every == 0 or step == steps:
+            with torch.no_grad():
+                accs = token_accuracy(model.forward(ex.expand(len(group), *ex.shape)), ey).tolist()
+            for i, a in zip(idx, accs):
+                hists[i].steps.append(step)
+                hists[i].acc.append(a)
+        if tick:
+            tick(step)

@@ -12,6 +12,7 @@ __all__ = ["InvalidInput", "LayerNormSteps", "Step", "layer_norm_steps", "parse_
            "residual_layernorm_walkthrough"]
 
 _MAX_ABS = 1e15  # beyond this, squares of deviations lose every digit that matters
+_MIN_ABS = 1e-15  # below this (but not 0), squares of deviations lose digits too, down to 0 (underflow)
 
 
 def __dir__():
@@ -45,9 +46,12 @@ def parse_numbers(texts, n: int = 4) -> list[float]:
         raise InvalidInput(f"Esperaba {n} números; recibí {len(texts)}{shown}.")
     values = []
     for i, text in enumerate(texts, start=1):
-        s = str(text).strip().replace(",", ".")
+        s = str(text).strip()
         if not s:
             raise InvalidInput(f"El número {i} está vacío: escribí un número (por ejemplo 2 o 0,5).")
+        if isinstance(text, str):  # a number given as a number is no question
+            _refuse_thousands_mark(s, i)
+        s = s.replace(",", ".")
         try:
             v = float(s)
         except ValueError:
@@ -58,6 +62,20 @@ def parse_numbers(texts, n: int = 4) -> list[float]:
             raise InvalidInput(f"«{shown}» (número {i}) no es un número: {why}") from None
         values.append(_check_value(v, i))
     return values
+
+
+def _refuse_thousands_mark(s: str, i: int) -> None:
+    """Ask, never guess: '1.000' or '1,000' is one thousand for a Spanish reader and one for a program."""
+    if re.fullmatch(r"[+-]?[1-9]\d{0,2}([.,])\d{3}", s):
+        whole, mark = s[:-4], s[-4]
+        decimals = s[-3:].rstrip("0")
+        plain = f"{whole}{mark}{decimals or '0'}" if decimals != s[-3:] else f"{s}0"  # the same value, unambiguous
+        raise InvalidInput(f"«{s}» (número {i}) se puede leer de dos formas: {whole} con decimales o {whole}{s[-3:]} "
+                           f"con «{mark}» separando los miles. Si es {whole}{s[-3:]}, escribilo sin separador; si "
+                           f"tiene decimales, escribilo {plain}.")
+    if re.fullmatch(r"[+-]?\d{1,3}([.,])\d{3}(\1\d{3})+([.,]\d+)?|[+-]?\d{1,3}([.,])\d{3}(?!\4)[.,]\d+", s):
+        raise InvalidInput(f"«{s}» (número {i}) tiene separador de miles: escribilo sin él (por ejemplo 1000000 o "
+                           "1000,5), con punto o coma solo para los decimales.")
 
 
 def _visible(text: str) -> tuple[str, list[str]]:
@@ -81,6 +99,9 @@ def _check_value(v: float, i: int, name: str = "") -> float:
     if abs(v) > _MAX_ABS:
         raise InvalidInput(f"{where} es demasiado grande ({v:.3g}): usá valores entre −1e15 y 1e15, "
                            "más allá sus cuadrados pierden precisión.")
+    if v != 0 and abs(v) < _MIN_ABS:
+        raise InvalidInput(f"{where} es demasiado chico ({v:.3g}): usá 0 o valores de al menos 1e-15 (en valor "
+                           "absoluto); más chicos, sus cuadrados pierden precisión o dan 0.")
     return float(v)
 
 
@@ -104,7 +125,7 @@ class LayerNormSteps:
     @property
     def constant(self) -> bool:
         """All numbers equal: σ = 0, only ε keeps the division finite."""
-        return self.var == 0.0
+        return len(set(self.x)) == 1
 
     def message(self) -> str:
         """A Spanish sentence for the unusual case, empty otherwise."""

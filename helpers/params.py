@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch import nn
 
-from ._checks import boolean, heads_divide, non_negative_int, positive_int
+from ._validate import boolean, heads_divide, non_negative_int, positive_int
 
 __all__ = ["attention_params", "count_params", "ffn_params", "gpt_params", "layernorm_params"]
 

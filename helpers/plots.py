@@ -8,10 +8,12 @@ import io
 import string
 import types
 
+import matplotlib
 import matplotlib.axes
 import matplotlib.figure
 import matplotlib.ticker
 
+from .fmt import thousands
 from .toydata import COUNT_BASELINE, ESCAPE_THRESHOLD
 
 __all__ = ["COLORS", "LINESTYLES", "MARKERS", "block_diagram", "color", "draw_exploration", "label_bars", "show",
@@ -77,35 +79,42 @@ def _axes(ax, who: str):
     return ax
 
 
-def _formatter(fmt):
-    """fmt as a function of one number: '{:.2f}' (str.format) or '%.2f' (printf, as ax.bar_label takes)."""
+def _formatter(template):
+    """label_bars' fmt as a function of one number: '{:.2f}' (str.format) or '%.2f' (printf, as ax.bar_label takes)."""
     expected = "fmt debe ser un formato con un lugar para el número, como '{:.2f}', '{:.0%}' o '%.2f'"
-    if not isinstance(fmt, str):
-        raise TypeError(f"label_bars: {expected}; recibí {fmt!r}")
+    if not isinstance(template, str):
+        raise TypeError(f"label_bars: {expected}; recibí {template!r}")
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
     except ValueError:
         fields = None
     try:
         if fields is not None and len(fields) == 1 and fields[0] in ("", "0"):
-            fmt.format(0.5)
-            return fmt.format
-        if not fields and "%" in fmt:
-            _ = fmt % 0.5  # does it take one number?
-            return lambda v: fmt % v
+            template.format(0.5)
+            return template.format
+        if not fields and "%" in template:
+            _ = template % 0.5  # does it take one number?
+            return lambda v: template % v
     except (ValueError, TypeError, IndexError, KeyError):
         pass
-    raise ValueError(f"label_bars: {expected}; recibí {fmt!r}")
+    raise ValueError(f"label_bars: {expected}; recibí {template!r}")
 
 
 def label_bars(ax, bars, fmt: str = "{:.2f}") -> None:
-    """Write each bar's value on top of it; ``fmt`` like '{:.2f}' or, as in ax.bar_label, '%.2f'."""
+    """Write each bar's value at its end (on top; beside for ax.barh); ``fmt`` like '{:.2f}' or, as in
+    ax.bar_label, '%.2f'."""
     _axes(ax, "label_bars")
     write = _formatter(fmt)
+    horizontal = getattr(bars, "orientation", "vertical") == "horizontal"  # ax.barh: the value is the width
     bars = list(bars)
     if not all(hasattr(b, "get_height") for b in bars):
-        raise TypeError(f"label_bars: bars debe ser lo que devuelve ax.bar(...); recibí {bars!r:.80}")
+        raise TypeError(f"label_bars: bars debe ser lo que devuelve ax.bar(...) o ax.barh(...); recibí {bars!r:.80}")
     for bar in bars:
+        if horizontal:
+            w = bar.get_width()
+            ax.annotate(write(w), (w, bar.get_y() + bar.get_height() / 2), ha="left" if w >= 0 else "right",
+                        va="center", fontsize=9, xytext=(2 if w >= 0 else -2, 0), textcoords="offset points")
+            continue
         h = bar.get_height()
         ax.annotate(write(h), (bar.get_x() + bar.get_width() / 2, h),
                     ha="center", va="bottom" if h >= 0 else "top", fontsize=9,
@@ -178,7 +187,7 @@ def draw_exploration(ax, exploration) -> None:
     ax.plot([], [], "o", color="dimgray", label="sale de la meseta")
     if any(c.escape is None for c in exploration.curves):
         last = max(c.steps[-1] for c in exploration.curves)
-        ax.plot([], [], "o", mfc="white", mec="dimgray", mew=1.5, label=f"no salió en {last:,} pasos".replace(",", " "))
+        ax.plot([], [], "o", mfc="white", mec="dimgray", mew=1.5, label=f"no salió en {thousands(last)} pasos")
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("paso de entrenamiento")
@@ -187,6 +196,14 @@ def draw_exploration(ax, exploration) -> None:
     warm = "sin warmup" if exploration.warmup == 0 else f"warmup {exploration.warmup}"
     ax.set_title(f"{exploration.n_layers} capas, {warm}, {seeds}")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=9)  # outside: no curve under it
+
+
+def _in_ipython() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return get_ipython() is not None
 
 
 def show(fig, alt: str) -> None:
@@ -204,6 +221,12 @@ def show(fig, alt: str) -> None:
         raise TypeError(f"show: fig debe ser la figura (el fig de fig, ax = plt.subplots()); recibí "
                         f"{type(fig).__name__}{hint}")
     import matplotlib.pyplot as plt  # pyplot only where figures are shown
+    if not _in_ipython():  # a plain script: nobody takes the HTML, so the alt text and, where it can, a window
+        print(f"Figura: {alt.strip()}")
+        if "agg" not in matplotlib.get_backend().lower():
+            plt.show()
+        plt.close(fig)
+        return
     from IPython.display import display
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight", dpi=2 * fig.dpi)  # 2x pixels: sharp on HiDPI screens

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from ._checks import positive_int
+from ._validate import positive_int
 
 __all__ = ["Progress", "steps"]
 

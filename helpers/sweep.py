@@ -14,8 +14,9 @@ from pathlib import Path
 
 import torch
 
-from ._checks import one_of
-from .toydata import ESCAPE_THRESHOLD, count_task
+from ._validate import one_of
+from .fmt import thousands
+from .toydata import _first_escape, count_task
 
 __all__ = ["EVAL_EVERY", "EVAL_N", "EVAL_SEED", "NORM_CHOICES", "N_LAYERS", "SEEDS", "WARMUPS", "Curve",
            "Exploration", "available", "eval_set", "explore", "load"]
@@ -52,15 +53,22 @@ def _validated(data, where) -> dict:
         if not isinstance(runs, list):
             raise _broken(where, f"la parte {name!r} no es una lista de corridas")
         for i, run in enumerate(runs):
-            bad = [k for k, kind in _RUN_KEYS.items() if not isinstance(run, dict) or not isinstance(run.get(k), kind)]
-            if bad:
-                raise _broken(where, f"a la corrida {i} de {name!r} le falta {', '.join(bad)}")
-            if len(run["steps"]) != len(run["acc"]) or not run["steps"]:
-                raise _broken(where, f"la corrida {i} de {name!r} tiene {len(run['steps'])} pasos y "
-                                     f"{len(run['acc'])} aciertos")
-            if not all(isinstance(a, (int, float)) and math.isfinite(a) and 0 <= a <= 1 for a in run["acc"]):
-                raise _broken(where, f"la corrida {i} de {name!r} tiene aciertos fuera de [0, 1]")
+            problem = _run_problem(run)
+            if problem:
+                raise _broken(where, f"la corrida {i} de {name!r} {problem}")
     return data
+
+
+def _run_problem(run) -> str | None:
+    """What is wrong with one run's record (read from the file or about to be written to it), or None."""
+    bad = [k for k, kind in _RUN_KEYS.items() if not isinstance(run, dict) or not isinstance(run.get(k), kind)]
+    if bad:
+        return f"no tiene {', '.join(bad)}"
+    if len(run["steps"]) != len(run["acc"]) or not run["steps"]:
+        return f"tiene {len(run['steps'])} pasos y {len(run['acc'])} aciertos"
+    if not all(isinstance(a, (int, float)) and math.isfinite(a) and 0 <= a <= 1 for a in run["acc"]):
+        return "tiene aciertos fuera de [0, 1] (o nan)"
+    return None
 
 
 def load(path: str | Path | None = None) -> dict:
@@ -93,7 +101,7 @@ class Curve:
 
     def sentence(self) -> str:
         where = f"sale en el paso {self.escape}" if self.escape is not None else (
-            f"no salió en {self.steps[-1]:,} pasos".replace(",", " "))
+            f"no salió en {thousands(self.steps[-1])} pasos")
         return f"{self.norm}-norm, semilla {self.seed}: {where} (acierto final {self.acc[-1]:.0%})"
 
 
@@ -112,8 +120,9 @@ class Exploration:
         return [c.sentence() for c in self.curves] + list(self.missing)
 
 
-def _escape(steps, acc, threshold=ESCAPE_THRESHOLD):
-    return next((s for s, a in zip(steps, acc) if a >= threshold), None)
+def _shown_runs(data: dict):
+    """Every run the explorer shows: those with PyTorch's copied layers (independent_layers is off)."""
+    return (r for runs in data["slices"].values() for r in runs if not r.get("independent_layers"))
 
 
 def _seeds_text(seeds) -> str:
@@ -131,13 +140,8 @@ def available(data: dict | None = None) -> dict:
     """{(n_layers, norm, warmup): sorted seeds} over every run of the sweep."""
     data = load() if data is None else _validated(data, "data")
     found: dict = {}
-    for runs in data["slices"].values():
-        for r in runs:
-            if r.get("independent_layers"):  # the explorer shows the runs with PyTorch's copied layers
-                continue
-            if r.get("independent_layers"):  # the explorer shows the runs with PyTorch's copied layers
-                continue
-            found.setdefault((r["n_layers"], r["norm"], r["warmup"]), set()).add(r["seed"])
+    for r in _shown_runs(data):
+        found.setdefault((r["n_layers"], r["norm"], r["warmup"]), set()).add(r["seed"])
     return {k: sorted(v) for k, v in found.items()}
 
 
@@ -156,12 +160,12 @@ def explore(n_layers: int, norm: str = "ambas", warmup: int = 0, seed="todas", d
     have = available(data)
     curves, missing = [], []
     for n in NORM_CHOICES[norm]:
-        runs = [r for part in data["slices"].values() for r in part if not r.get("independent_layers")
-                and (r["n_layers"], r["norm"], r["warmup"]) == (n_layers, n, warmup) and seed in ("todas", r["seed"])]
+        runs = [r for r in _shown_runs(data)
+                if (r["n_layers"], r["norm"], r["warmup"]) == (n_layers, n, warmup) and seed in ("todas", r["seed"])]
         runs.sort(key=lambda r: r["seed"])
         for r in runs:
             curves.append(Curve(n, n_layers, warmup, r["seed"], tuple(r["steps"]), tuple(r["acc"]),
-                                _escape(r["steps"], r["acc"])))
+                                _first_escape(r["steps"], r["acc"])))
         if runs:
             continue
         asked = f"{n}-norm con {n_layers} capas y {_warmup_text(warmup)}"

@@ -18,8 +18,8 @@ from pathlib import Path
 import torch
 
 from . import engine
-from ._checks import positive_int
-from .sweep import EVAL_EVERY, EVAL_N, EVAL_SEED, SEEDS, eval_set, load
+from ._validate import positive_int
+from .sweep import EVAL_EVERY, EVAL_N, EVAL_SEED, SEEDS, _run_problem, eval_set, load
 
 __all__ = ["DATA", "SLICES", "cli", "run_slice", "to_json"]
 
@@ -53,6 +53,10 @@ def to_json(hist: engine.History) -> dict:
            "warmup": r.warmup, "lr": r.lr, "steps": hist.steps, "acc": [round(a, 4) for a in hist.acc]}
     if r.independent_layers:  # written only when set: the runs with copied layers keep their old record
         out["independent_layers"] = True
+    problem = _run_problem(out)  # the rule the file is read with: nothing is written that could not be read back
+    if problem:
+        raise ValueError(f"hist no se puede guardar en el barrido: la corrida {r.norm}-norm, {r.n_layers} capas, "
+                         f"semilla {r.seed} {problem}")
     return out
 
 

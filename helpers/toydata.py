@@ -7,13 +7,21 @@ import math
 
 import torch
 
-from ._checks import fraction, non_negative_int, positive_int
+from ._validate import fraction, non_negative_int, positive_int
 
 __all__ = ["COUNT_BASELINE", "ESCAPE_THRESHOLD", "count_labels", "count_task", "spiral"]
 
 COUNT_BASELINE = 0.9 ** 9   # accuracy of always answering 0: the other 9 digits all differ from this one
 ESCAPE_THRESHOLD = 0.6      # "salir de la meseta": the first evaluation with accuracy >= 60 %
 
+
+
+def _first_escape(steps, acc, threshold: float = ESCAPE_THRESHOLD) -> int | None:
+    """The first step whose accuracy is >= ``threshold`` (leaving the plateau); None if it never does."""
+    if len(steps) != len(acc):
+        raise ValueError(f"steps y acc van de a pares, un acierto por paso evaluado; steps tiene {len(steps)} y acc "
+                         f"{len(acc)}")
+    return next((s for s, a in zip(steps, acc) if a >= threshold), None)
 
 def __dir__():
     return __all__

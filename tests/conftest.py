@@ -32,3 +32,23 @@ def load(notebook: Path) -> dict:
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+def seeders() -> tuple:
+    """(owner, name) of every torch function that seeds a global generator (torch imported only when asked)."""
+    import torch
+
+    return ((torch, "manual_seed"), (torch, "seed"), (torch.random, "manual_seed"), (torch.random, "seed"),
+            (torch.random, "fork_rng"), (torch.cuda, "manual_seed"), (torch.cuda, "manual_seed_all"),
+            (torch.cuda, "seed"), (torch.cuda, "seed_all"), (torch.mps, "manual_seed"), (torch.mps, "seed"))
+
+
+@pytest.fixture
+def no_device_seeding(monkeypatch):
+    """torch.manual_seed also reseeds CUDA and MPS (and fork_rng forks only the CPU): while a test runs checkers,
+    every such function raises, so a checker that called one would give a wrong verdict and fail the test."""
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a checker seeded a global generator")
+
+    for owner, attr in seeders():
+        monkeypatch.setattr(owner, attr, forbidden)

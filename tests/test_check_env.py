@@ -14,13 +14,13 @@ RANGES = {"torch": Requirement("torch>=2.4,<3"), "ipywidgets": Requirement("ipyw
 
 
 def test_everything_in_range():
-    found = check_env.check_versions({"torch": "2.11.0", "ipywidgets": "7.7.1", "numpy": "2.1.0",
+    found = check_env.compare_versions({"torch": "2.11.0", "ipywidgets": "7.7.1", "numpy": "2.1.0",
                                       "matplotlib": "3.10.0", "ipython": "7.34.0"}, "3.13.1", RANGES, ">=3.11")
     assert all(f.ok for f in found), found
 
 
 def test_problems_get_spanish_messages():
-    found = {f.name: f for f in check_env.check_versions(
+    found = {f.name: f for f in check_env.compare_versions(
         {"torch": "1.13.0", "ipywidgets": None, "numpy": "2.1.0", "matplotlib": "3.10.0", "ipython": "8.0"},
         "3.9.7", RANGES, ">=3.11")}
     assert not found["python"].ok and "necesita Python >=3.11" in found["python"].message

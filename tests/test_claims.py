@@ -78,3 +78,25 @@ def test_in_a_learner_kernel_the_notebook_goes_on(monkeypatch):
 def test_in_a_test_kernel_the_notebook_stops(monkeypatch):
     with pytest.raises(CellExecutionError, match="ClaimFailed"):
         _run(True, monkeypatch)
+
+
+@pytest.mark.parametrize("value", ["false", "no", "off", "FALSE", " Off ", "0", ""])
+def test_strict_off_words_mean_off(monkeypatch, capsys, value):
+    """Issue 32: LECCION06_STRICT=false (or no, off) was read as strict."""
+    monkeypatch.setenv(STRICT_ENV, value)
+    claim(False, "algo", "otra cosa")
+    assert "La lección dice: algo." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["1", "true", "yes", "on"])
+def test_strict_on_words_mean_on(monkeypatch, value):
+    monkeypatch.setenv(STRICT_ENV, value)
+    with pytest.raises(ClaimFailed):
+        claim(False, "algo")
+
+
+@pytest.mark.parametrize("holds", [torch.tensor(3), torch.tensor([1]), torch.tensor(0.0), 3])
+def test_only_booleans_are_truth_values(holds):
+    """Issue 32: an integer tensor was taken as a truth value while the integer 3 was refused."""
+    with pytest.raises(TypeError, match="claim espera una condición verdadera o falsa"):
+        claim(holds, "algo")

@@ -85,7 +85,7 @@ def defined_above(cells) -> tuple[dict, list[str]]:
 
 @pytest.mark.parametrize("path, stub, name", list(_cases()))
 def test_nothing_above_an_exercise_passes_its_checker(path, stub, name, monkeypatch):
-    monkeypatch.setattr(_core, "_TIME_LIMIT_S", 1.0)  # a notebook function that trains for a while is no answer
+    monkeypatch.setattr(_core, "TIME_LIMIT_S", 1.0)  # a notebook function that trains for a while is no answer
     cells = nbformat.read(path, as_version=4).cells[:stub]
     candidates, failed = defined_above(cells)
     assert not failed, (f"{path.name}: could not define, without running the notebook, {failed}; "

@@ -26,7 +26,7 @@ RECORDS = [
     ("README.md", "machine (torch", "the engine benchmark: the torch it was measured with"),
 ]
 # Arbitrary versions fed to a pure function, not statements about Colab: (file, why)
-NOT_COLAB = {"tests/test_check_env.py": "in-range versions fed to check_env.check_versions, a pure function"}
+NOT_COLAB = {"tests/test_check_env.py": "in-range versions fed to check_env.compare_versions, a pure function"}
 
 
 def version_pattern(name: str, version: str) -> str:

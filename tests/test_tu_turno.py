@@ -111,7 +111,7 @@ def kernel_run():
             for kind, code in (("stub", nb.cells[i - 1].source), ("solved", solution)):
                 cells += [nbformat.v4.new_code_cell(code), nbformat.v4.new_code_cell(nb.cells[i].source)]
                 keys += [None, (path.name, i, kind)]
-    cells += [nbformat.v4.new_code_cell("helpers.check._core._TIME_LIMIT_S = 0.5\n"
+    cells += [nbformat.v4.new_code_cell("helpers.check._core.TIME_LIMIT_S = 0.5\n"
                                         "def nunca(x, gamma, beta, eps=1e-5):\n    while True:\n        pass"),
               nbformat.v4.new_code_cell("helpers.check.layer_norm(nunca)")]
     keys += [None, ("timeout", 0, "loop")]

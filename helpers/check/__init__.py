@@ -5,30 +5,19 @@
     helpers.check.layer_norm.solution()            # the reference code; .code is what to paste
 
 A checker never raises because of the learner's code, stops code that does not return after a few seconds,
-and leaves the learner's objects and every random generator as it found them. Each exercise is one module in
-``exercises/`` (reference, hints, probes, known mistakes, check); the shared machinery is ``_core``.
+and leaves the learner's objects and every random generator as it found them.
+
+Adding an exercise is one new module, ``exercises/<name>.py``, and nothing else: it sets ``ORDER = (notebook,
+position)``, writes the reference, ``HINTS``, the known mistakes (``mistakes = Gallery()``, ``@mistakes.add(key,
+sentence)``), ``assess(ex, answer) -> Verdict``, and ``checker = Exercise("<name>", reference=..., hints=HINTS,
+assess=assess, mistakes=mistakes, expects="...")``. The registry (``exercises.MODULES``) finds it; the alias
+``helpers.check.<name>``, ``__all__`` and the tests' list come from there. It imports only the public toolkit of
+``_core`` (its ``__all__``, documented in its docstring); the shared machinery is there.
 """
 
-from . import exercises as _exercises
 from ._core import Verdict
+from .exercises import MODULES as _MODULES
 
-# notebook 01
-ffn = _exercises.ffn.checker                        # class MiFFN(nn.Module), __init__(self, d_model, d_ff)
-ffn_count = _exercises.ffn_count.checker            # params_ffn(d_model, d_ff) -> int
-# notebook 02
-residual_stack = _exercises.residual_stack.checker  # apilar(x, subcapas) -> the final stream
-residual_pre = _exercises.residual_pre.checker      # paso_pre(x, subcapa, ln) -> one pre-norm residual step
-# notebook 03
-layer_norm = _exercises.layer_norm.checker          # mi_layer_norm(x, gamma, beta, eps=1e-5)
-rms_norm = _exercises.rms_norm.checker              # mi_rms_norm(x, gamma, eps=1e-5)
-# notebook 04
-block_pre = _exercises.block_pre.checker            # class BloquePre(nn.Module): the pre-norm forward
-mask = _exercises.mask.checker                      # mascara_causal(T) -> (T, T) bool or float mask
-block_count = _exercises.block_count.checker        # params_bloque(d_model, d_ff) -> int
-gpt_count = _exercises.gpt_count.checker            # params_gpt(vocab, d_model, n_layers, ctx) -> int
-# notebook 05
-escape_step = _exercises.escape_step.checker        # paso_de_salida(pasos, aciertos, umbral=0.6) -> step or None
-warmup = _exercises.warmup.checker                  # lr_warmup(paso, warmup, lr) -> learning rate
+globals().update({_module.checker.name: _module.checker for _module in _MODULES})
 
-__all__ = ["Verdict", "block_count", "block_pre", "escape_step", "ffn", "ffn_count", "gpt_count", "layer_norm",
-           "mask", "residual_pre", "residual_stack", "rms_norm", "warmup"]
+__all__ = ["Verdict", *sorted(_module.checker.name for _module in _MODULES)]

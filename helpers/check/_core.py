@@ -1,16 +1,31 @@
 """What every checker shares: the Verdict a learner reads; running learner code safely (nothing it raises escapes,
 a time limit, the random generators and the caller's objects untouched); comparing results and naming the first
 difference; and ``Exercise``, the object behind each ``helpers.check.<name>``. The exercises themselves are one
-module each in ``exercises/``; no code here or there branches on the wording of a message."""
+module each in ``exercises/``; no code here or there branches on the wording of a message.
+
+The toolkit an exercise module uses is ``__all__`` below, and nothing else (``_``-names are this module's own):
+
+- the exercise: ``Exercise`` (its ``correct``, ``wrong``, ``wrong_input``, ``judge``, ``judge_function`` build the
+  Verdict), ``Gallery`` of known ``Mistake``s, ``Probe`` (one input), ``NotAttempted`` (raise it for a stub);
+- learner code: ``run_learner`` (a value or a ``Raised``), ``build_fresh`` (a seeded instance), ``class_answer``
+  (the opening of a class exercise), ``is_stub``, ``is_function``, ``unregistered``, ``seed_cpu``,
+  ``seeded_generator``;
+- comparing: ``diagnose`` (learner, reference and gallery on every probe, giving a ``Finding``),
+  ``tensor_difference``, ``tensor_problem``, ``number_difference``, ``Difference``, ``same_result``, ``judge_count``,
+  ``explain_count``;
+- wording: ``show_evidence``, ``kind_of``, ``render``, ``show_number``.
+"""
 
 from __future__ import annotations
 
 import ast
 import copy
+import ctypes
 import html
 import inspect
 import itertools
 import math
+import random
 import re
 import signal
 import sys
@@ -25,13 +40,21 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from ..fmt import thousands
+
+__all__ = ["HEADLINES", "STATUSES", "TIME_LIMIT_S", "Difference", "Exercise", "Finding", "Gallery", "Mistake",
+           "NoCopy", "NotAttempted", "Probe", "Raised", "TooSlow", "Verdict", "as_number", "build_fresh",
+           "class_answer", "tensor_problem", "diagnose", "explain_count", "is_function", "is_stub", "judge_count",
+           "kind_of", "render", "render_pair", "run_learner", "run_plain", "same_result", "seed_cpu",
+           "seeded_generator", "show_evidence", "show_number", "tensor_difference", "number_difference", "unregistered"]
+
 STATUSES = ("not_attempted", "correct", "wrong")
-_HEAD = {"not_attempted": "✏️  {name}: sin intentar todavía.",
+HEADLINES = {"not_attempted": "✏️  {name}: sin intentar todavía.",
          "correct": "✅ {name}: ¡correcto!",
          "wrong": "❌ {name}: todavía no."}
 _COLOR = {"not_attempted": "#9a6700", "correct": "#1a7f37", "wrong": "#cf222e"}
 _WIDTH = 100
-_TIME_LIMIT_S = 5.0  # one call of learner code longer than this is stopped (where the platform allows: _time_limit)
+TIME_LIMIT_S = 5.0  # one call of learner code longer than this is stopped (where the platform allows: _time_limit)
 _HELPERS = str(Path(__file__).resolve().parent.parent)
 _LIBRARY = tuple({str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
@@ -56,14 +79,14 @@ class Verdict:
             raise ValueError(f"status debe ser uno de {STATUSES}; recibí {self.status!r}")
 
     def __repr__(self) -> str:
-        head = _HEAD[self.status].format(name=self.exercise)
+        head = HEADLINES[self.status].format(name=self.exercise)
         return head + "\n" + "\n".join(_wrap(p) for p in self.message.strip().split("\n"))
 
     __str__ = __repr__
 
     def _repr_html_(self) -> str:
         """The same verdict as a framed block (Jupyter, Colab); deterministic, so nbval can compare it."""
-        head = html.escape(_HEAD[self.status].format(name=self.exercise))
+        head = html.escape(HEADLINES[self.status].format(name=self.exercise))
         body, code = [], []
         for line in self.message.strip().split("\n") + [""]:
             if line.startswith("    "):
@@ -106,11 +129,11 @@ def _wrap(paragraph: str) -> str:
 
 # ------------------------------------------------------------------------------------------------ learner code
 
-class _NotAttempted(Exception):
+class NotAttempted(Exception):
     """The learner's code is still the stub."""
 
 
-class _TooSlow(Exception):
+class TooSlow(Exception):
     """Learner code ran past the time limit; ``where`` is the input it was running on."""
 
     def __init__(self, seconds: float, where: str = ""):
@@ -123,7 +146,7 @@ class _Alarm(BaseException):
 
 
 @dataclass
-class _Raised:
+class Raised:
     """An exception from learner code, with where in their cell it happened."""
 
     error: BaseException
@@ -156,13 +179,14 @@ def _learner_frame(tb) -> str:
 
 @contextmanager
 def _time_limit(seconds: float):
-    """Raise _Alarm in the running code after ``seconds``, with SIGALRM (Linux, macOS: Jupyter and Colab run cells
-    in the main thread). Elsewhere (Windows, another thread, or a timer already set by someone else) there is no
-    limit: the kernel's interrupt button still stops a loop, since KeyboardInterrupt is never caught here."""
+    """Raise _Alarm in the running code after ``seconds``. In the main thread with no timer of anyone else's set
+    (Jupyter and Colab run cells there), SIGALRM, which also cuts a sleep short; elsewhere (another thread, a
+    signal.alarm already set, Windows) a watchdog thread raises it in this one, leaving the other timer alone."""
     usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
               and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
     if not usable:
-        yield
+        with _watchdog(seconds):
+            yield
         return
 
     def ring(signum, frame):
@@ -177,21 +201,45 @@ def _time_limit(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _call(fn, *args, **kwargs):
-    """Run learner code: its value, or a _Raised. NotImplementedError means a stub; too slow raises _TooSlow."""
+@contextmanager
+def _watchdog(seconds: float):
+    """Raise _Alarm in this thread after ``seconds`` from a timer thread (at the next Python line it runs)."""
+    target, lock, state = ctypes.c_ulong(threading.get_ident()), threading.Lock(), {"done": False, "fired": False}
+
+    def ring():
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(_Alarm))
+
+    timer = threading.Timer(seconds, ring)
+    timer.daemon = True
+    timer.start()
     try:
-        with warnings.catch_warnings(), _time_limit(_TIME_LIMIT_S):
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+        timer.cancel()
+        if state["fired"]:  # not raised yet (the code ended first): it must not go off later, elsewhere
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)
+
+
+def run_learner(fn, *args, **kwargs):
+    """Run learner code: its value, or a Raised. NotImplementedError means a stub; too slow raises TooSlow."""
+    try:
+        with warnings.catch_warnings(), _time_limit(TIME_LIMIT_S):
             warnings.simplefilter("ignore")
             return fn(*args, **kwargs)
     except _Alarm:
-        raise _TooSlow(_TIME_LIMIT_S) from None
+        raise TooSlow(TIME_LIMIT_S) from None
     except NotImplementedError as e:
-        raise _NotAttempted() from e
+        raise NotAttempted() from e
     except Exception as e:  # anything the learner's code raises is reported, never propagated
-        return _Raised(e, _learner_frame(e.__traceback__))
+        return Raised(e, _learner_frame(e.__traceback__))
 
 
-def _is_stub(fn) -> bool:
+def is_stub(fn) -> bool:
     """True when ``fn``'s body is only a docstring, ``...``, ``pass``, ``return``/``return None`` or
     ``raise NotImplementedError``: what the notebook's stub cell holds."""
     fn = inspect.unwrap(getattr(fn, "__func__", fn))
@@ -217,49 +265,74 @@ def _is_stub(fn) -> bool:
     return True
 
 
-def _is_function(answer) -> bool:
+def is_function(answer) -> bool:
     return callable(answer) and not isinstance(answer, (type, nn.Module))
+
+
+def class_answer(ex: Exercise, answer):
+    """The opening of a class exercise: ``(cls, instance)`` (instance None when given the class), or the Verdict
+    for an answer that is not an nn.Module class; raises NotAttempted while the class's forward is the stub."""
+    if isinstance(answer, type) and issubclass(answer, nn.Module):
+        cls, instance = answer, None
+    elif isinstance(answer, type):
+        return ex.wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
+                        "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
+    elif isinstance(answer, nn.Module):
+        cls, instance = type(answer), answer
+    else:
+        return ex.wrong_input(answer)
+    if is_stub(cls.forward):
+        raise NotAttempted()
+    return cls, instance
 
 
 # ------------------------------------------------------------------------------------------ the random state
 
 @contextmanager
-def _rng_untouched():
-    """Every random generator that exists (CPU; CUDA once initialised; MPS where present) is as it was on exit.
+def _globals_untouched():
+    """Every global state a check or an answer may touch is as it was on exit: torch's generators (CPU; CUDA once
+    initialised; MPS where present), NumPy's and Python's global generators, and the warnings filters.
 
-    Inside, the checker seeds only the CPU generator (``_seed_cpu``), never ``torch.manual_seed``, which also
+    Inside, the checker seeds only the CPU generator (``seed_cpu``), never ``torch.manual_seed``, which also
     reseeds CUDA and MPS."""
     cpu = torch.get_rng_state()
     cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_available() and torch.cuda.is_initialized() else None
     mps = None
     if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
         mps = torch.mps.get_rng_state()
+    numpy = sys.modules.get("numpy")  # imported by torch where installed; never imported here for its own sake
+    numpy_state = numpy.random.get_state() if numpy is not None else None
+    python_state = random.getstate()
     try:
-        yield
+        with warnings.catch_warnings():  # puts back the filters list, whatever adds to it
+            yield
     finally:
         torch.set_rng_state(cpu)
         if cuda is not None:
             torch.cuda.set_rng_state_all(cuda)
         if mps is not None:
             torch.mps.set_rng_state(mps)
+        if numpy_state is not None:
+            numpy.random.set_state(numpy_state)
+        random.setstate(python_state)
 
 
-def _seed_cpu(seed: int) -> None:
+def seed_cpu(seed: int) -> None:
     """Seed the CPU generator only (module initialisation and dropout on CPU draw from it)."""
     torch.default_generator.manual_seed(seed)
 
 
-def _generator(seed: int = 0) -> torch.Generator:
+def seeded_generator(seed: int = 0) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
-def _build(cls, *args, **kwargs):
-    """A fresh instance of the learner's class, with its initial weights drawn from a fixed seed (or a _Raised)."""
-    _seed_cpu(0)
-    return _call(cls, *args, **kwargs)
+def build_fresh(cls, *args, **kwargs):
+    """A fresh instance of the learner's class, with its initial weights drawn from a fixed seed (or a Raised)."""
+    seed_cpu(0)
+    return run_learner(cls, *args, **kwargs)
 
 
-def _unregistered(module: nn.Module) -> list[str]:
+def unregistered(module: nn.Module) -> list[str]:
     """Names of attributes (of the module or its submodules) that keep nn.Modules in a plain list, tuple or dict."""
     found = []
     for prefix, sub in module.named_modules():
@@ -272,7 +345,7 @@ def _unregistered(module: nn.Module) -> list[str]:
 
 # ------------------------------------------------------------------------------------------------- rendering
 
-def _kind(value) -> str:
+def kind_of(value) -> str:
     """What a value is, in Spanish, for 'devolvió …' sentences."""
     if value is None:
         return "None"
@@ -297,9 +370,9 @@ def _kind(value) -> str:
     return type(value).__name__
 
 
-def _num(x, digits: int = 4) -> str:
+def show_number(x, digits: int = 4) -> str:
     if isinstance(x, int) and not isinstance(x, bool):
-        return f"{x:,}".replace(",", " ")
+        return thousands(x)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
@@ -310,9 +383,9 @@ def _num(x, digits: int = 4) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _render(value, digits: int = 4, limit: int = 8) -> str:
+def render(value, digits: int = 4, limit: int = 8) -> str:
     """A short, rounded rendering of a tensor, number or list, for messages (at most ``limit`` items a row)."""
-    if isinstance(value, _Raised):
+    if isinstance(value, Raised):
         return f"un error ({value.describe()})"
     if value is None:
         return "None"
@@ -324,31 +397,31 @@ def _render(value, digits: int = 4, limit: int = 8) -> str:
             return f"un tensor complejo de forma {tuple(v.shape)}"
         if not v.is_floating_point():
             return _render_list(v.tolist(), limit, str)
-        return _render_list(v.double().tolist(), limit, lambda x: _num(x, digits))
-    number = _as_number(value)
+        return _render_list(v.double().tolist(), limit, lambda x: show_number(x, digits))
+    number = as_number(value)
     if number is not None:
-        return _num(number, digits)
+        return show_number(number, digits)
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, (list, tuple)):
-        return _render_list(list(value), limit, lambda x: _render(x, digits, limit))
-    return _kind(value)
+        return _render_list(list(value), limit, lambda x: render(x, digits, limit))
+    return kind_of(value)
 
 
-def _render_list(items, limit, fmt) -> str:
+def _render_list(items, limit, show) -> str:
     if not isinstance(items, list):
-        return fmt(items)
+        return show(items)
     if items and isinstance(items[0], list):
-        rows = [_render_list(r, limit, fmt) for r in items[:4]]
+        rows = [_render_list(r, limit, show) for r in items[:4]]
         return "[" + ", ".join(rows) + (", …" if len(items) > 4 else "") + "]"
-    shown = ", ".join(fmt(x) for x in items[:limit])
+    shown = ", ".join(show(x) for x in items[:limit])
     return "[" + shown + (", …" if len(items) > limit else "") + "]"
 
 
-def _render_pair(expected, got) -> tuple[str, str]:
+def render_pair(expected, got) -> tuple[str, str]:
     """Both rendered with the fewest digits (4 to 9) that make them differ visibly."""
     for digits in range(4, 10):
-        e, g = _render(expected, digits), _render(got, digits)
+        e, g = render(expected, digits), render(got, digits)
         if e != g:
             return e, g
     return e, g
@@ -357,7 +430,7 @@ def _render_pair(expected, got) -> tuple[str, str]:
 # ------------------------------------------------------------------------------------------------- comparing
 
 @dataclass(frozen=True)
-class _Difference:
+class Difference:
     """Why a result is not the expected one. ``named`` differences (a wrong type, shape, kind of mask) explain
     themselves; the others ("value") need the expected and the obtained value side by side."""
 
@@ -369,11 +442,21 @@ class _Difference:
         return self.kind != "value"
 
 
-def _as_number(x):
+def tensor_problem(got) -> Difference | None:
+    """Why ``got`` is no tensor to compare: not a tensor, or one with no numbers in it (``meta`` device); else None."""
+    if not isinstance(got, torch.Tensor):
+        return Difference(f"devolvió {kind_of(got)}, no un tensor", "type")
+    if got.is_meta:
+        return Difference("devolvió un tensor en el dispositivo meta: tiene forma pero no tiene números. Crealo en la "
+                          "CPU (sin device='meta' y fuera de un with torch.device('meta'))", "meta_tensor")
+    return None
+
+
+def as_number(x):
     """``x`` as a Python int or float when it is a real number (Python, numpy, a 0-d tensor or array); else None.
     Booleans and complex numbers are not."""
     if isinstance(x, torch.Tensor):
-        if x.dim() != 0 or x.dtype == torch.bool or x.is_complex():
+        if x.dim() != 0 or x.dtype == torch.bool or x.is_complex() or x.is_meta:
             return None
         return x.item()
     if type(x).__module__ == "numpy" and getattr(x, "shape", None) == ():
@@ -390,51 +473,58 @@ def _is_real(x) -> bool:
     return isinstance(x, numbers.Real)
 
 
-def _tensor_difference(expected: torch.Tensor, got, rtol: float = 1e-4, atol: float = 1e-5) -> _Difference | None:
+def tensor_difference(expected: torch.Tensor, got, rtol: float = 1e-4, atol: float = 1e-5) -> Difference | None:
     """None when ``got`` equals ``expected`` (same shape, close values, nan where nan); else what differs."""
     if isinstance(got, (list, tuple)) and got and all(isinstance(g, torch.Tensor) for g in got):
-        return _Difference(f"devolvió {_kind(got)} (tensores), no un tensor", "type")
-    if not isinstance(got, torch.Tensor):
-        return _Difference(f"devolvió {_kind(got)}, no un tensor", "type")
+        return Difference(f"devolvió {kind_of(got)} (tensores), no un tensor", "type")
+    problem = tensor_problem(got)
+    if problem:
+        return problem
+    got = got.cpu()  # a GPU result is compared where the reference is
     if tuple(got.shape) != tuple(expected.shape):
-        return _Difference(f"da una salida de forma {tuple(got.shape)} y tenía que ser {tuple(expected.shape)}",
+        return Difference(f"da una salida de forma {tuple(got.shape)} y tenía que ser {tuple(expected.shape)}",
                            "shape")
     if not (got.is_floating_point() or got.dtype == torch.bool) or got.is_complex():
-        return _Difference(f"da una salida de tipo {got.dtype}; tenía que ser float, como la entrada", "dtype")
+        return Difference(f"da una salida de tipo {got.dtype}; tenía que ser float, como la entrada", "dtype")
     e, g = expected.detach().double(), got.detach().double()
     if torch.allclose(g, e, rtol=rtol, atol=atol, equal_nan=True):
         return None
     nan_e, nan_g = torch.isnan(e), torch.isnan(g)
     if (nan_g & ~nan_e).any():
-        return _Difference("tu salida tiene nan donde no tendría que haber")
+        return Difference("tu salida tiene nan donde no tendría que haber")
     if (nan_e & ~nan_g).any():
-        return _Difference("la salida correcta tiene nan ahí y la tuya no")
+        return Difference("la salida correcta tiene nan ahí y la tuya no")
     diff = (g - e).abs().nan_to_num(0.0)
-    return _Difference(f"la mayor diferencia es {_num(diff.max().item(), 2)}")
+    largest = f"la mayor diferencia es {show_number(diff.max().item(), 2)}"
+    if got.is_floating_point() and expected.is_floating_point() and got.dtype != expected.dtype:
+        return Difference(f"da una salida en {str(got.dtype).removeprefix('torch.')} y la referencia en "
+                          f"{str(expected.dtype).removeprefix('torch.')}: con menos bits se pierden decimales "
+                          f"({largest}). Dejá las cuentas en el tipo de la entrada", "dtype")
+    return Difference(largest)
 
 
-def _number_difference(expected, got, rel: float = 1e-5, integral: bool = False) -> _Difference | None:
+def number_difference(expected, got, rel: float = 1e-5, integral: bool = False) -> Difference | None:
     """None when ``got`` is the number ``expected`` (any real: Python, numpy, 0-d tensor) within ``rel``, a
     tolerance float32 arithmetic meets; ``integral``: a count, which must be a whole number and exact."""
-    number = _as_number(got)
+    number = as_number(got)
     if number is None:
         if isinstance(got, torch.Tensor) and got.numel() == 1 and got.dtype != torch.bool:
-            return _Difference(f"devolvió {_kind(got)}, no un número: sacale el número con .item()", "type")
-        return _Difference(f"devolvió {_kind(got)}, no un número", "type")
+            return Difference(f"devolvió {kind_of(got)}, no un número: sacale el número con .item()", "type")
+        return Difference(f"devolvió {kind_of(got)}, no un número", "type")
     if expected is None:
-        return _Difference(f"dio {_num(number)} y tenía que dar None", "type")
+        return Difference(f"dio {show_number(number)} y tenía que dar None", "type")
     if isinstance(number, float) and math.isnan(number):
-        return _Difference("dio nan")
+        return Difference("dio nan")
     if integral:
         if isinstance(number, float) and not number.is_integer():
-            return _Difference(f"dio {_num(number, 6)}, que no es un número entero: una cantidad de parámetros lo es",
-                               "non_integral")
+            return Difference(f"dio {show_number(number, 6)}, que no es un número entero: una cantidad de "
+                              "parámetros lo es", "non_integral")
         if int(number) == expected:
             return None
-        return _Difference(f"la diferencia es {_num(int(number) - expected)}")
+        return Difference(f"la diferencia es {show_number(int(number) - expected)}")
     if math.isclose(number, expected, rel_tol=rel, abs_tol=1e-12):
         return None
-    return _Difference(f"la diferencia es {_num(number - expected, 3)}")
+    return Difference(f"la diferencia es {show_number(number - expected, 3)}")
 
 
 def _family(t: torch.Tensor) -> str:
@@ -442,28 +532,31 @@ def _family(t: torch.Tensor) -> str:
             else "integer")
 
 
-def _same(a, b, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
+def same_result(a, b, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
     """Two candidates' results on one input are the same: equal values, or both raised the same kind of error."""
-    if isinstance(a, _Raised) or isinstance(b, _Raised):
-        return isinstance(a, _Raised) and isinstance(b, _Raised) and type(a.error) is type(b.error)
+    if isinstance(a, Raised) or isinstance(b, Raised):
+        return isinstance(a, Raised) and isinstance(b, Raised) and type(a.error) is type(b.error)
     if a is None or b is None:
         return a is None and b is None
     if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
-        na, nb = _as_number(a), _as_number(b)
+        na, nb = as_number(a), as_number(b)
         if na is not None and nb is not None:
             return math.isclose(na, nb, rel_tol=1e-6, abs_tol=1e-12)
         if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a.shape != b.shape:
             return False
+        if a.is_meta or b.is_meta:
+            return a.is_meta and b.is_meta and a.dtype == b.dtype
+        a, b = a.cpu(), b.cpu()
         if _family(a) != _family(b):
             return False
         if _family(a) != "float":
             return torch.equal(a, b)
         return torch.allclose(a.detach().double(), b.detach().double(), rtol=rtol, atol=atol, equal_nan=True)
-    na, nb = _as_number(a), _as_number(b)
+    na, nb = as_number(a), as_number(b)
     if na is not None and nb is not None:
         return na == nb or math.isclose(na, nb, rel_tol=1e-6, abs_tol=1e-12)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y, rtol, atol) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_result(x, y, rtol, atol) for x, y in zip(a, b))
     try:
         return bool(a == b)
     except Exception:  # a probe that fails is no answer
@@ -473,7 +566,7 @@ def _same(a, b, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
 # ------------------------------------------------------------------------------------------------ probing
 
 @dataclass
-class _Probe:
+class Probe:
     """One input the learner's code, the reference and every known mistake are run on."""
 
     name: str           # «un token constante»
@@ -502,12 +595,12 @@ def _changed(original, passed) -> bool:
     return False
 
 
-def _run_plain(fn, probe: _Probe):
-    return _call(fn, *probe.fresh_args())
+def run_plain(fn, probe: Probe):
+    return run_learner(fn, *probe.fresh_args())
 
 
 @dataclass(frozen=True)
-class _Mistake:
+class Mistake:
     """A known wrong version: the code a learner writes, and the sentence that names the mistake."""
 
     key: str
@@ -515,7 +608,7 @@ class _Mistake:
     message: str
 
 
-class _Gallery(list):
+class Gallery(list):
     """The known mistakes of one exercise, in the order they are tried."""
 
     def add(self, key: str, message: str):
@@ -524,26 +617,26 @@ class _Gallery(list):
             raise ValueError(f"mistake {key!r} registered twice")
 
         def register(fn):
-            self.append(_Mistake(key, fn, message))
+            self.append(Mistake(key, fn, message))
             return fn
         return register
 
 
 @dataclass
-class _Finding:
+class Finding:
     """What running a candidate on the probes found. ``kind``: correct, no_return, mutated, mistake (a gallery entry
     matched), raised, named (a self-explaining difference: type, shape…), unknown (a difference nobody named)."""
 
     kind: str
     evidence: str = ""
-    mistake: _Mistake | None = None
+    mistake: Mistake | None = None
     key: str | None = None       # for kind "named": the difference's kind
     got: list = field(default_factory=list)
     expected: list = field(default_factory=list)
-    raised: _Raised | None = None
+    raised: Raised | None = None
 
 
-def _evidence(probe: _Probe, expected, got, difference: _Difference) -> str:
+def show_evidence(probe: Probe, expected, got, difference: Difference) -> str:
     """'Con la entrada «…» esperaba … y tu código dio …: …', showing the row with the largest difference."""
     if difference.named:  # its text is what "tu código …" did
         return f"Con la entrada {probe.describe()}, tu código {difference.text}."
@@ -555,27 +648,27 @@ def _evidence(probe: _Probe, expected, got, difference: _Difference) -> str:
         row = tuple(int(i) for i in torch.unravel_index(diff.argmax(), diff.shape))[:-1]
         expected, got = expected[row], got[row]
         where = f", en la fila {row if len(row) > 1 else row[0]},"
-    e, g = _render_pair(expected, got)
+    e, g = render_pair(expected, got)
     return f"Con la entrada {probe.describe()}{where} esperaba {e} y tu código dio {g}: {difference.text}."
 
 
-def _diagnose(learner, reference, gallery, probes: list[_Probe], differ, runner=_run_plain, same=_same) -> _Finding:
+def diagnose(learner, reference, gallery, probes: list[Probe], differ, runner=run_plain, same=same_result) -> Finding:
     """Run the learner's code, the reference and each known mistake on every probe; say what matches.
 
-    ``differ(expected, got)`` gives None when equal, else a _Difference; ``runner(fn, probe)`` calls a candidate."""
+    ``differ(expected, got)`` gives None when equal, else a Difference; ``runner(fn, probe)`` calls a candidate."""
     got = []
     for p in probes:
         try:
             got.append(runner(learner, p))
-        except _TooSlow as e:
+        except TooSlow as e:
             e.where = e.where or p.describe()
             raise
     if all(g is None for g in got):
-        if _is_stub(learner):
-            raise _NotAttempted()
-        return _Finding("no_return", got=got)
+        if is_stub(learner):
+            raise NotAttempted()
+        return Finding("no_return", got=got)
     expected = [runner(reference, p) for p in probes]
-    raised = next(((p, g) for p, g in zip(probes, got) if isinstance(g, _Raised)), None)
+    raised = next(((p, g) for p, g in zip(probes, got) if isinstance(g, Raised)), None)
     if raised:
         evidence = f"Con la entrada {raised[0].describe()} tu código falla: {raised[1].describe()}."
         first = None
@@ -584,29 +677,29 @@ def _diagnose(learner, reference, gallery, probes: list[_Probe], differ, runner=
         if all(d is None for d in diffs):
             for p in probes:  # right results: did it change what it was given?
                 args = p.fresh_args()
-                runner(learner, _NoCopy(p.name, args, p.shown, p.extra))
+                runner(learner, NoCopy(p.name, args, p.shown, p.extra))
                 if any(_changed(a, b) for a, b in zip(p.args, args)):
-                    return _Finding("mutated", evidence=p.describe(), got=got, expected=expected)
-            return _Finding("correct", got=got, expected=expected)
+                    return Finding("mutated", evidence=p.describe(), got=got, expected=expected)
+            return Finding("correct", got=got, expected=expected)
         i = next(i for i, d in enumerate(diffs) if d is not None)
         first = diffs[i]
-        evidence = _evidence(probes[i], expected[i], got[i], first)
+        evidence = show_evidence(probes[i], expected[i], got[i], first)
     for mistake in gallery:
         try:
             outs = [runner(mistake.fn, p) for p in probes]
-        except _NotAttempted:
+        except NotAttempted:
             continue
         if all(same(o, g) for o, g in zip(outs, got)):
-            return _Finding("mistake", evidence, mistake, got=got, expected=expected)
+            return Finding("mistake", evidence, mistake, got=got, expected=expected)
     if raised:
-        return _Finding("raised", evidence, got=got, expected=expected, raised=raised[1])
+        return Finding("raised", evidence, got=got, expected=expected, raised=raised[1])
     if first.named:
-        return _Finding("named", evidence, key=first.kind, got=got, expected=expected)
-    return _Finding("unknown", evidence, got=got, expected=expected)
+        return Finding("named", evidence, key=first.kind, got=got, expected=expected)
+    return Finding("unknown", evidence, got=got, expected=expected)
 
 
 @dataclass
-class _NoCopy(_Probe):
+class NoCopy(Probe):
     """A probe whose arguments are handed over as they are (to see afterwards whether the candidate changed them)."""
 
     def fresh_args(self) -> tuple:
@@ -615,7 +708,7 @@ class _NoCopy(_Probe):
 
 # ------------------------------------------------------------------------------------------------ counting
 
-def _explain_count(diffs: list[int], terms: list[dict]) -> str | None:
+def explain_count(diffs: list[int], terms: list[dict]) -> str | None:
     """Which terms (each at most once, in excess or missing) make up the difference on every probe, or None.
 
     ``diffs[i]`` is the learner's count minus the right one on probe i; ``terms[i]`` names each term's size there."""
@@ -628,34 +721,34 @@ def _explain_count(diffs: list[int], terms: list[dict]) -> str | None:
     return None
 
 
-def _check_count(ex: Exercise, answer, probes: list[_Probe], terms, correct: str) -> Verdict:
+def judge_count(ex: Exercise, answer, probes: list[Probe], terms, correct: str) -> Verdict:
     """A function that returns a count of parameters: exact, integral, for every size; ``terms(args)`` names the
     pieces a count is made of, to explain a difference no known mistake accounts for."""
-    if not _is_function(answer):
-        return ex._wrong_input(answer)
+    if not is_function(answer):
+        return ex.wrong_input(answer)
     got = []
     for p in probes:
         try:
-            got.append(_call(answer, *p.args))
-        except _TooSlow as e:
+            got.append(run_learner(answer, *p.args))
+        except TooSlow as e:
             e.where = p.describe()
             raise
-    numbers = [_as_number(g) for g in got]
+    numbers = [as_number(g) for g in got]
     expected = [ex.reference(*p.args) for p in probes]
     if None not in numbers and len(set(numbers)) == 1 and len(set(expected)) > 1:
         shown = "; ".join(p.shown for p in probes)
-        return ex._wrong(f"Tu función da {_num(numbers[0])} para todos los tamaños que probé ({shown}): ¿quedó un "
-                         "número fijo? Tiene que hacer la cuenta con los argumentos que recibe.", "hard_coded")
-    finding = _diagnose(answer, ex.reference, ex.mistakes, probes,
-                        lambda e, g: _number_difference(e, g, integral=True))
-    whole = [_as_number(g) for g in finding.got]
+        return ex.wrong(f"Tu función da {show_number(numbers[0])} para todos los tamaños que probé ({shown}): "
+                        "¿quedó un número fijo? Tiene que hacer la cuenta con los argumentos que recibe.", "hard_coded")
+    finding = diagnose(answer, ex.reference, ex.mistakes, probes,
+                        lambda e, g: number_difference(e, g, integral=True))
+    whole = [as_number(g) for g in finding.got]
     if finding.kind == "unknown" and all(w is not None and float(w).is_integer() for w in whole):
-        why = _explain_count([int(w) - e for w, e in zip(whole, expected)],
+        why = explain_count([int(w) - e for w, e in zip(whole, expected)],
                              [terms(p.args) for p in probes])
         if why:
-            return ex._wrong(f"No es uno de los errores típicos, pero la diferencia se explica igual en todas las "
+            return ex.wrong(f"No es uno de los errores típicos, pero la diferencia se explica igual en todas las "
                              f"entradas: {why}.\n{finding.evidence}", "explained")
-    return ex._judge(finding, correct)
+    return ex.judge(finding, correct)
 
 
 # ------------------------------------------------------------------------------------------------ the checker
@@ -663,13 +756,13 @@ def _check_count(ex: Exercise, answer, probes: list[_Probe], terms, correct: str
 class Exercise:
     """``helpers.check.<name>(answer)`` gives a Verdict; ``.hint(n)`` and ``.solution()`` help.
 
-    ``check(ex, answer)`` is the exercise's own logic (in its module); it runs with every random generator
+    ``assess(ex, answer)`` is the exercise's own logic (in its module); it runs with every random generator
     restored afterwards, without gradients, and with whatever it raises turned into a Verdict."""
 
-    def __init__(self, name: str, *, reference, hints: tuple[str, ...], check, expects: str, mistakes=()):
-        self.name, self.reference, self.hints, self._check = name, reference, hints, check
-        self.expects, self.mistakes = expects, _Gallery(mistakes)
-        self.__doc__ = f"helpers.check.{name}: {inspect.getdoc(check) or ''}"
+    def __init__(self, name: str, *, reference, hints: tuple[str, ...], assess, expects: str, mistakes=()):
+        self.name, self.reference, self.hints, self._assess = name, reference, hints, assess
+        self.expects, self.mistakes = expects, Gallery(mistakes)
+        self.__doc__ = f"helpers.check.{name}: {inspect.getdoc(assess) or ''}"
 
     def __repr__(self) -> str:
         return f"<helpers.check.{self.name}: llamalo con tu respuesta; .hint(1) y .solution() ayudan>"
@@ -684,15 +777,15 @@ class Exercise:
                                                f"{self._example}.", "bad_call")
         answer, extra = args[0], [_short(a) for a in args[1:]] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
         try:
-            with _rng_untouched(), torch.no_grad():
-                verdict = self._check(self, answer)
-        except _NotAttempted:
+            with _globals_untouched(), torch.no_grad():
+                verdict = self._assess(self, answer)
+        except NotAttempted:
             verdict = self._not_attempted()
-        except _TooSlow as e:
+        except TooSlow as e:
             where = f" con la entrada {e.where}" if e.where else ""
-            verdict = Verdict(self.name, "wrong", f"Tu código no terminó en {_num(float(e.seconds))} segundos{where} y "
-                                                  "lo corté. ¿Hay un bucle que no termina (un while cuya condición "
-                                                  f"nunca cambia)?\n{self._hint_line}", "timeout")
+            verdict = Verdict(self.name, "wrong", f"Tu código no terminó en {show_number(float(e.seconds))} segundos"
+                                                  f"{where} y lo corté. ¿Hay un bucle que no termina (un while cuya "
+                                                  f"condición nunca cambia)?\n{self._hint_line}", "timeout")
         except Exception as e:  # a checker's own failure must not look like the learner's
             verdict = Verdict(self.name, "wrong", f"El checker no pudo evaluar tu respuesta ({type(e).__name__}: "
                                                   f"{e}). Revisá que sea lo que pide el enunciado; si lo es, avisanos.",
@@ -703,7 +796,7 @@ class Exercise:
             verdict = Verdict(verdict.exercise, verdict.status, f"{verdict.message}\n{note}", verdict.mistake)
         return verdict
 
-    # --- what a check function builds its Verdict with
+    # --- what an exercise's assess() builds its Verdict with (public: the toolkit)
     @property
     def _hint_line(self) -> str:
         return f"¿Una pista? helpers.check.{self.name}.hint(1)"
@@ -712,45 +805,45 @@ class Exercise:
         return Verdict(self.name, "not_attempted", "Completá la celda de arriba (donde dice `...`) y volvé a correr "
                                                    f"esta. Si te trabás: helpers.check.{self.name}.hint(1).")
 
-    def _correct(self, message: str) -> Verdict:
+    def correct(self, message: str) -> Verdict:
         return Verdict(self.name, "correct", message)
 
-    def _wrong(self, message: str, mistake: str, hint: bool = True) -> Verdict:
+    def wrong(self, message: str, mistake: str, hint: bool = True) -> Verdict:
         return Verdict(self.name, "wrong", message + (f"\n{self._hint_line}" if hint else ""), mistake)
 
-    def _wrong_input(self, got) -> Verdict:
+    def wrong_input(self, got) -> Verdict:
         """Called with the wrong kind of thing: say what it wants."""
         return Verdict(self.name, "wrong", f"helpers.check.{self.name} espera {self.expects}, así: {self._example}; "
-                                           f"recibió {_kind(got)}.", "wrong_input")
+                                           f"recibió {kind_of(got)}.", "wrong_input")
 
-    def _judge(self, finding: _Finding, correct: str | None = None) -> Verdict:
-        """The Verdict for a finding of ``_diagnose``."""
+    def judge(self, finding: Finding, correct: str | None = None) -> Verdict:
+        """The Verdict for a finding of ``diagnose``."""
         if finding.kind == "correct":
-            return self._correct(correct or "Da lo mismo que la referencia en todas las entradas de prueba.")
+            return self.correct(correct or "Da lo mismo que la referencia en todas las entradas de prueba.")
         if finding.kind == "no_return":
-            return self._wrong("Tu código no devuelve nada (da None): ¿te falta el `return`?", "no_return")
+            return self.wrong("Tu código no devuelve nada (da None): ¿te falta el `return`?", "no_return")
         if finding.kind == "mutated":
-            return self._wrong("Da el resultado correcto, pero cambia lo que recibe: con la entrada "
+            return self.wrong("Da el resultado correcto, pero cambia lo que recibe: con la entrada "
                                f"{finding.evidence}, después de llamarla, el tensor (o la lista) que le pasé ya no es "
                                "el mismo. Una operación in-place (x += …, x -= …, x[...] = …, .append) cambia el "
                                "objeto de quien llama. Escribí x = x + … y dejá sus entradas como estaban.",
                                "mutated_input")
         if finding.kind == "mistake":
-            return self._wrong(f"{finding.mistake.message}\n{finding.evidence}", finding.mistake.key)
+            return self.wrong(f"{finding.mistake.message}\n{finding.evidence}", finding.mistake.key)
         if finding.kind == "raised":
             dtype = ("\nLas entradas de prueba son float32, como en el notebook: ¿tu código crea algo en otro tipo "
                      "(float64 con .double() o dtype=torch.float64)?") if finding.raised.dtype_mixup() else ""
-            return self._wrong(finding.evidence + dtype, "raised")
+            return self.wrong(finding.evidence + dtype, "raised")
         if finding.kind == "named":
-            return self._wrong(finding.evidence, finding.key)
-        return self._wrong("No reconozco el error como uno de los típicos, pero acá está la primera diferencia. "
+            return self.wrong(finding.evidence, finding.key)
+        return self.wrong("No reconozco el error como uno de los típicos, pero acá está la primera diferencia. "
                            + finding.evidence, "unknown")
 
-    def _diagnose(self, answer, probes, differ, correct: str, runner=_run_plain, same=_same) -> Verdict:
-        """The whole check of a function exercise: wrong input, stub, then ``_diagnose`` against the gallery."""
-        if not _is_function(answer):
-            return self._wrong_input(answer)
-        return self._judge(_diagnose(answer, self.reference, self.mistakes, probes, differ, runner, same), correct)
+    def judge_function(self, answer, probes, differ, correct: str, runner=run_plain, same=same_result) -> Verdict:
+        """The whole check of a function exercise: wrong input, stub, then ``diagnose`` against the gallery."""
+        if not is_function(answer):
+            return self.wrong_input(answer)
+        return self.judge(diagnose(answer, self.reference, self.mistakes, probes, differ, runner, same), correct)
 
     # --- help
     def hint(self, n: int = 1, *extra, **kwargs) -> _Text:

@@ -26,7 +26,7 @@ class FourNumbers(W.VBox):
             n = f" ({len(initial)} valores)" if hasattr(initial, "__len__") and not isinstance(initial, str) else ""
             raise ValueError(f"initial debe tener 4 números, uno por casillero; recibí {initial!r}{n}")
         try:
-            parse_numbers([str(v) for v in initial])
+            parse_numbers(list(initial))
         except InvalidInput as e:
             raise ValueError(f"initial: {e}") from None
         self.fields = [W.Text(value=str(v), description=f"x{i}", layout=W.Layout(width="150px"))

@@ -1,21 +1,28 @@
-"""One module per "Tu turno" exercise, each read top to bottom: the reference solution (what ``solution()``
+"""The registry: one module per "Tu turno" exercise, found by listing this package, never registered by hand.
+
+Each module is read top to bottom: ``ORDER`` (notebook, position), the reference solution (what ``solution()``
 shows and the checker compares against), the hints, the probe inputs, the known mistakes with their Spanish
-sentences, and the check. Adding an exercise is adding a module here and its name in ``helpers/check/__init__.py``."""
+sentences, ``assess(ex, answer)``, and ``checker = Exercise("<module name>", ...)``."""
 
-from . import (
-    block_count,
-    block_pre,
-    escape_step,
-    ffn,
-    ffn_count,
-    gpt_count,
-    layer_norm,
-    mask,
-    residual_pre,
-    residual_stack,
-    rms_norm,
-    warmup,
-)
+from __future__ import annotations
 
-MODULES = (ffn, ffn_count, residual_stack, residual_pre, layer_norm, rms_norm, block_pre, mask, block_count,
-           gpt_count, escape_step, warmup)  # in the order of the notebooks
+import importlib
+import pkgutil
+
+
+def discover() -> tuple:
+    """Every exercise module in this package's folders (``__path__``), in the order of the notebooks."""
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        checker = getattr(module, "checker", None)
+        if getattr(checker, "name", None) != info.name or not isinstance(getattr(module, "ORDER", None), tuple):
+            raise ImportError(f"{module.__name__}: an exercise module defines ORDER = (notebook, position) and "
+                              f"checker = Exercise({info.name!r}, ...)")
+        found.append(module)
+    return tuple(sorted(found, key=lambda m: m.ORDER))
+
+
+MODULES = discover()  # in the order of the notebooks

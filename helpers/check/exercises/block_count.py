@@ -3,8 +3,9 @@ two LayerNorms, every bias), for any d_ff. Checked by ``helpers.check.block_coun
 
 from __future__ import annotations
 
-from .._core import Exercise, _check_count, _Gallery, _Probe
+from .._core import Exercise, Gallery, Probe, judge_count
 
+ORDER = (4, 3)  # notebook 04, its third exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def params_bloque(d_model, d_ff):
@@ -24,10 +25,10 @@ HINTS = (
 
 # ---- the inputs: the paper's sizes and others, d_ff never tied to d_model
 PROBES = [
-    _Probe("el paper", (512, 2048), "d_model = 512, d_ff = 2048"),
-    _Probe("d_ff que no es 4·d", (8, 24), "d_model = 8, d_ff = 24"),
-    _Probe("chiquito", (3, 7), "d_model = 3, d_ff = 7"),
-    _Probe("d_ff menor que d_model", (100, 30), "d_model = 100, d_ff = 30"),
+    Probe("el paper", (512, 2048), "d_model = 512, d_ff = 2048"),
+    Probe("d_ff que no es 4·d", (8, 24), "d_model = 8, d_ff = 24"),
+    Probe("chiquito", (3, 7), "d_model = 3, d_ff = 7"),
+    Probe("d_ff menor que d_model", (100, 30), "d_model = 100, d_ff = 30"),
 ]
 
 
@@ -38,7 +39,7 @@ def _terms(args) -> dict:
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("missing_4d", "Te faltan 4d: o los sesgos de la atención (4d, uno de d por cada W_Q, W_K, W_V, W_O) o "
@@ -80,12 +81,12 @@ def _per_head(d_model, d_ff):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """params_bloque(d_model, d_ff) -> an encoder block's number of parameters, with biases."""
-    return _check_count(ex, answer, PROBES, _terms,
+    return judge_count(ex, answer, PROBES, _terms,
                         "La cuenta exacta del bloque (atención, FFN y dos LayerNorm, con todos los sesgos), para los "
                         "tamaños del paper y para otros donde d_ff no es 4·d_model.")
 
 
-checker = Exercise("block_count", reference=params_bloque, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("block_count", reference=params_bloque, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

@@ -14,19 +14,20 @@ from torch import nn
 
 from .._core import (
     Exercise,
-    _build,
-    _call,
-    _diagnose,
-    _Gallery,
-    _generator,
-    _is_stub,
-    _NotAttempted,
-    _Probe,
-    _Raised,
-    _seed_cpu,
-    _tensor_difference,
+    Gallery,
+    Probe,
+    Raised,
+    Verdict,
+    build_fresh,
+    class_answer,
+    diagnose,
+    run_learner,
+    seed_cpu,
+    seeded_generator,
+    tensor_difference,
 )
 
+ORDER = (4, 1)  # notebook 04, its first exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source (the given __init__ and atencion, and the forward)
 class BloquePre(nn.Module):
@@ -59,7 +60,7 @@ _PARTS = ("attn", "ffn", "ln1", "ln2", "drop", "atencion")
 
 
 # ---- the known mistakes that show in eval mode, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("post_norm", "Escribiste post-norm (LayerNorm después de cada suma, como el paper); se pedía "
@@ -153,7 +154,7 @@ def _final_layer_norm(self, x):
 
 
 # ---- the known mistakes that show only in training: where the dropout goes
-dropout_mistakes = _Gallery()
+dropout_mistakes = Gallery()
 
 
 @dropout_mistakes.add("dropout_unused", "En evaluación da lo correcto, pero nunca usás self.drop: entrenando, el "
@@ -219,81 +220,133 @@ def _label(name: str, kwargs: dict) -> str:
     return f"{name}(" + ", ".join(f"{k}={v}" for k, v in kwargs.items()) + ")"
 
 
-def _run(training: bool):
-    """A runner: the candidate forward, bound to the probe's block, in the given mode; training draws from seed 11."""
-    def run(fn, probe: _Probe):
-        block = probe.extra["block"]
+def _run(training: bool, learner=None):
+    """A runner: the learner's forward bound to the learner's block, every other candidate (the reference, the known
+    mistakes) bound to the checker's twin of it; in the given mode; training draws from seed 11."""
+    def run(fn, probe: Probe):
+        block = probe.extra["block"] if fn is learner else probe.extra["twin"]
         block.train(training)
         if training:
-            _seed_cpu(11)
-        return _call(types.MethodType(fn, block), *probe.fresh_args())
+            seed_cpu(11)
+        return run_learner(types.MethodType(fn, block), *probe.fresh_args())
     return run
 
 
-def _check(ex: Exercise, answer):
-    """a class like the notebook's (attn, ffn, ln1, ln2, drop, atencion given) whose forward is pre-norm."""
-    if isinstance(answer, type) and issubclass(answer, nn.Module):
-        cls, blocks = answer, []
-    elif isinstance(answer, type):
-        return ex._wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
-                         "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
-    elif isinstance(answer, nn.Module):
-        cls, blocks = type(answer), [("tu bloque", copy.deepcopy(answer))]  # a copy: the learner's stays as it is
-    else:
-        return ex._wrong_input(answer)
-    if _is_stub(cls.forward):
-        raise _NotAttempted()
+def _twin(block: nn.Module):
+    """The statement's BloquePre, built here (never from the learner's modules), carrying the learner's weights part
+    by part; None when the learner's parts do not hold the statement's weights (another __init__)."""
+    linears = [m for m in block.ffn.modules() if isinstance(m, nn.Linear)] if isinstance(block.ffn, nn.Module) else []
+    if not linears or not isinstance(block.attn, nn.MultiheadAttention) or not isinstance(block.drop, nn.Dropout):
+        return None
+    seed_cpu(0)
+    twin = BloquePre(block.attn.embed_dim, block.attn.num_heads, linears[0].out_features, block.drop.p)
+    twin.attn.dropout = 0.0
+    for part in ("attn", "ffn", "ln1", "ln2"):
+        mine, theirs = list(getattr(twin, part).parameters()), list(getattr(block, part).parameters())
+        if [p.shape for p in mine] != [p.shape for p in theirs]:
+            return None
+        for a, b in zip(mine, theirs):
+            a.copy_(b)
+    return twin
 
+
+def _structure_problem(ex: Exercise, block: nn.Module, evidence: str):
+    """When the learner's own modules differ from the statement's in a way that changes the result, say which."""
+    if not block.attn.batch_first:
+        return ex.wrong("Tu self.attn usa batch_first=False: espera (tokens, batch, d_model), y el bloque recibe "
+                        "(batch, tokens, d_model), así que la atención mezcla las frases del batch entre sí. El "
+                        "__init__ del enunciado la crea con batch_first=True.\n" + evidence,
+                        "attention_not_batch_first", hint=False)
+    if any(isinstance(m, nn.Dropout) for m in block.ffn.modules()):
+        return ex.wrong("Tu self.ffn tiene un nn.Dropout adentro; la FFN del enunciado no lo tiene: el dropout del "
+                        "bloque va una sola vez, con self.drop, sobre lo que sale de cada subcapa.\n" + evidence,
+                        "dropout_in_ffn", hint=False)
+    return None
+
+
+def _blocks(ex: Exercise, cls, instance):
+    """[(label, block)]: a copy of the learner's instance (if given) and the class built at every size; γ and β far
+    from 1 and 0, so which LayerNorm is used, and where, shows. Or the Verdict when building fails."""
+    blocks = [] if instance is None else [("tu bloque", copy.deepcopy(instance))]  # the learner's stays as it is
     for kwargs in SIZES:
-        block = _build(cls, **kwargs)
-        if isinstance(block, _Raised):
-            return ex._wrong(f"Tu clase falló al crearla con {_label(cls.__name__, kwargs)}: {block.describe()}.\n"
-                             "El __init__ es el del enunciado: no le cambies los argumentos.", "raised", hint=False)
+        block = build_fresh(cls, **kwargs)
+        if isinstance(block, Raised):
+            return ex.wrong(f"Tu clase falló al crearla con {_label(cls.__name__, kwargs)}: {block.describe()}.\n"
+                            "El __init__ es el del enunciado: no le cambies los argumentos.", "raised", hint=False)
         blocks.append((_label(cls.__name__, kwargs), block))
-    g = _generator(7)
+    g = seeded_generator(7)
     for _, block in blocks:
         missing = [part for part in _PARTS if not hasattr(block, part)]
         if missing:
-            return ex._wrong(f"Tu clase no tiene {', '.join(missing)}: el __init__ del enunciado ya los crea; no les "
-                             "cambies los nombres.", "missing_parts", hint=False)
-        for ln in (block.ln1, block.ln2):  # γ and β far from 1 and 0: which LayerNorm is used, and where, shows
+            return ex.wrong(f"Tu clase no tiene {', '.join(missing)}: el __init__ del enunciado ya los crea; no les "
+                            "cambies los nombres.", "missing_parts", hint=False)
+        for ln in (block.ln1, block.ln2):
             ln.weight.copy_(torch.rand(ln.weight.shape, generator=g) + 0.5)
             ln.bias.copy_(torch.randn(ln.bias.shape, generator=g))
         block.attn.dropout = 0.0  # only the dropout the learner writes moves in training mode
+    twins = [_twin(block) for _, block in blocks]
+    if None in twins:
+        return ex.wrong("Tu __init__ no es el del enunciado: self.attn, self.ffn, self.ln1, self.ln2 y self.drop no "
+                        "tienen los pesos que crea el enunciado. Dejá el __init__ como está y escribí solo el "
+                        "forward.", "init_changed", hint=False)
+    return [(label, block, twin) for (label, block), twin in zip(blocks, twins)]
 
-    def probes(mode: str) -> list[_Probe]:
-        g = _generator(8)
-        out = []
-        for label, block in blocks:
-            d = block.ln1.normalized_shape[0]
-            for shape, scale in (((2, 5, d), 2.0), ((1, 3, d), 3.0)):
-                x = torch.randn(*shape, generator=g) * scale + 0.5
-                out.append(_Probe(f"{shape[0]} × {shape[1]} tokens, {label}{mode}", (x,), "", {"block": block}))
-        return out
 
-    evaluating = probes("")
-    for probe in evaluating[::2]:  # dropout that .eval() does not turn off
-        first, again = _run(False)(cls.forward, probe), _run(False)(cls.forward, probe)
+def _probes(blocks, mode: str) -> list[Probe]:
+    """Two inputs per block, the same draws for every mode."""
+    g = seeded_generator(8)
+    out = []
+    for label, block, twin in blocks:
+        d = block.ln1.normalized_shape[0]
+        for shape, scale in (((2, 5, d), 2.0), ((1, 3, d), 3.0)):
+            x = torch.randn(*shape, generator=g) * scale + 0.5
+            out.append(Probe(f"{shape[0]} × {shape[1]} tokens, {label}{mode}", (x,), "",
+                             {"block": block, "twin": twin}))
+    return out
+
+
+def _dropout_always_on(ex: Exercise, cls, probes: list[Probe]):
+    """The Verdict when eval mode gives two results for one input (a dropout .eval() does not turn off)."""
+    for probe in probes[::2]:
+        first, again = _run(False, cls.forward)(cls.forward, probe), _run(False, cls.forward)(cls.forward, probe)
         if (isinstance(first, torch.Tensor) and isinstance(again, torch.Tensor) and first.shape == again.shape
-                and _tensor_difference(first, again)):
-            return ex._wrong("En modo evaluación tu bloque da dos resultados distintos para la misma entrada: hay un "
-                             "dropout que no se apaga. F.dropout(h, p) queda prendido siempre (training=True por "
-                             "defecto); usá self.drop, un nn.Dropout, que .eval() apaga.", "dropout_always_on")
-    finding = _diagnose(cls.forward, BloquePre.forward, mistakes, evaluating, _tensor_difference, runner=_run(False))
-    if finding.kind != "correct":
-        return ex._judge(finding)
+                and tensor_difference(first, again)):
+            return ex.wrong("En modo evaluación tu bloque da dos resultados distintos para la misma entrada: hay un "
+                            "dropout que no se apaga. F.dropout(h, p) queda prendido siempre (training=True por "
+                            "defecto); usá self.drop, un nn.Dropout, que .eval() apaga.", "dropout_always_on")
+    return None
 
-    finding = _diagnose(cls.forward, BloquePre.forward, dropout_mistakes, probes(", entrenando"),
-                        _tensor_difference, runner=_run(True))
-    if finding.kind == "unknown":
-        return ex._wrong("En modo evaluación da lo correcto, pero entrenando no: con las mismas tiradas al azar que la "
-                         "referencia, tu dropout no cae donde va, sobre lo que sale de cada subcapa antes de sumarlo. "
-                         + finding.evidence, "dropout_placement")
-    sizes = " y ".join(label for label, _ in blocks)
-    return ex._judge(finding, "Pre-norm, con los dos residuales: en evaluación da lo mismo que la referencia con tus "
+
+def assess(ex: Exercise, answer):
+    """a class like the notebook's (attn, ffn, ln1, ln2, drop, atencion given) whose forward is pre-norm."""
+    opened = class_answer(ex, answer)
+    if isinstance(opened, Verdict):
+        return opened
+    cls, instance = opened
+    blocks = _blocks(ex, cls, instance)
+    if isinstance(blocks, Verdict):
+        return blocks
+    evaluating = _probes(blocks, "")
+    problem = _dropout_always_on(ex, cls, evaluating)
+    if problem:
+        return problem
+    training = _probes(blocks, ", entrenando")
+    for mode, gallery, probes in ((False, mistakes, evaluating), (True, dropout_mistakes, training)):
+        finding = diagnose(cls.forward, BloquePre.forward, gallery, probes, tensor_difference,
+                           runner=_run(mode, cls.forward))
+        if finding.kind == "correct":
+            continue
+        problem = next((p for p in (_structure_problem(ex, b, finding.evidence) for _, b, _ in blocks) if p), None)
+        if problem or finding.kind != "unknown" or not mode:
+            return problem or ex.judge(finding)
+        return ex.wrong("En modo evaluación da lo correcto, pero entrenando no: con las mismas tiradas al azar que la "
+                        "referencia, tu dropout no cae donde va, sobre lo que sale de cada subcapa antes de sumarlo. "
+                        + finding.evidence, "dropout_placement")
+    sizes = " y ".join(label for label, _, _ in blocks)
+    return ex.judge(finding, "Pre-norm, con los dos residuales: en evaluación da lo mismo que la referencia con tus "
                              "mismos pesos, y entrenando, con las mismas tiradas al azar, el dropout cae donde va, "
                              f"sobre lo que sale de cada subcapa. Probado con {sizes}.")
 
 
-checker = Exercise("block_pre", reference=BloquePre, hints=HINTS, check=_check,
+checker = Exercise("block_pre", reference=BloquePre, hints=HINTS, assess=assess,
                    mistakes=[*mistakes, *dropout_mistakes], expects="tu clase, sin crearla (sin paréntesis)")

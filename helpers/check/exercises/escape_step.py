@@ -3,8 +3,9 @@ the threshold (≥), or None if it never does. Checked by ``helpers.check.escape
 
 from __future__ import annotations
 
-from .._core import Exercise, _Difference, _Gallery, _number_difference, _Probe, _render
+from .._core import Difference, Exercise, Gallery, Probe, number_difference, render
 
+ORDER = (5, 1)  # notebook 05, its first exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def paso_de_salida(pasos, aciertos, umbral=0.6):
@@ -26,30 +27,30 @@ HINTS = (
 _PASOS = list(range(25, 301, 25))
 _CURVA = [0.38, 0.39, 0.39, 0.40, 0.45, 0.52, 0.65, 0.81, 0.9, 0.95, 0.97, 0.98]
 PROBES = [
-    _Probe("sale en el paso 175", (_PASOS, _CURVA, 0.6), "la curva de 12 evaluaciones, cada 25 pasos, umbral = 0.6"),
-    _Probe("llega justo al umbral", ([25, 50, 75, 100], [0.4, 0.5, 0.6, 0.7], 0.6),
+    Probe("sale en el paso 175", (_PASOS, _CURVA, 0.6), "la curva de 12 evaluaciones, cada 25 pasos, umbral = 0.6"),
+    Probe("llega justo al umbral", ([25, 50, 75, 100], [0.4, 0.5, 0.6, 0.7], 0.6),
            "aciertos [0.4, 0.5, 0.6, 0.7] en los pasos [25, 50, 75, 100]"),
-    _Probe("nunca sale", ([25, 50, 75], [0.39, 0.41, 0.40], 0.6), "aciertos [0.39, 0.41, 0.4]"),
-    _Probe("sale, cae y vuelve a salir", ([100, 200, 300, 400], [0.3, 0.62, 0.5, 0.7], 0.6),
+    Probe("nunca sale", ([25, 50, 75], [0.39, 0.41, 0.40], 0.6), "aciertos [0.39, 0.41, 0.4]"),
+    Probe("sale, cae y vuelve a salir", ([100, 200, 300, 400], [0.3, 0.62, 0.5, 0.7], 0.6),
            "aciertos [0.3, 0.62, 0.5, 0.7] en los pasos [100, 200, 300, 400]"),
-    _Probe("umbral de 90 %", (_PASOS, _CURVA, 0.9), "la curva del primer caso, umbral = 0.9"),
-    _Probe("sale en la primera evaluación", ([10, 20], [0.7, 0.8], 0.6), "aciertos [0.7, 0.8] en los pasos [10, 20]"),
-    _Probe("pasos desparejos", ([10, 30, 70, 150], [0.2, 0.5, 0.65, 0.9], 0.6),
+    Probe("umbral de 90 %", (_PASOS, _CURVA, 0.9), "la curva del primer caso, umbral = 0.9"),
+    Probe("sale en la primera evaluación", ([10, 20], [0.7, 0.8], 0.6), "aciertos [0.7, 0.8] en los pasos [10, 20]"),
+    Probe("pasos desparejos", ([10, 30, 70, 150], [0.2, 0.5, 0.65, 0.9], 0.6),
            "aciertos [0.2, 0.5, 0.65, 0.9] en los pasos [10, 30, 70, 150]"),
 ]
 
 
 def _differ(expected, got):
     if expected is None:
-        return None if got is None else _Difference(f"dio {_render(got)} y tenía que dar None: esa curva nunca sale",
+        return None if got is None else Difference(f"dio {render(got)} y tenía que dar None: esa curva nunca sale",
                                                      "not_none")
     if got is None:
-        return _Difference("dio None, como si nunca hubiera salido")
-    return _number_difference(expected, got, integral=True)
+        return Difference("dio None, como si nunca hubiera salido")
+    return number_difference(expected, got, integral=True)
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("strict", "Usaste > en vez de ≥: una evaluación con acierto justo igual al umbral ya cuenta como "
@@ -134,12 +135,12 @@ def _fixed_threshold(pasos, aciertos, umbral=0.6):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """paso_de_salida(pasos, aciertos, umbral=0.6) -> first step whose accuracy is >= umbral, or None."""
-    return ex._diagnose(answer, PROBES, _differ,
+    return ex.judge_function(answer, PROBES, _differ,
                         "Da el primer paso que llega al umbral, o None si nunca llega, en las "
                         f"{len(PROBES)} curvas de prueba (" + ", ".join(f"«{p.name}»" for p in PROBES) + ").")
 
 
-checker = Exercise("escape_step", reference=paso_de_salida, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("escape_step", reference=paso_de_salida, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

@@ -10,22 +10,23 @@ from torch import nn
 
 from .._core import (
     Exercise,
-    _build,
-    _call,
-    _evidence,
-    _explain_count,
-    _Gallery,
-    _generator,
-    _is_stub,
-    _kind,
-    _NotAttempted,
-    _Probe,
-    _Raised,
-    _same,
-    _tensor_difference,
-    _unregistered,
+    Gallery,
+    Probe,
+    Raised,
+    Verdict,
+    build_fresh,
+    class_answer,
+    explain_count,
+    kind_of,
+    run_learner,
+    same_result,
+    seeded_generator,
+    show_evidence,
+    tensor_difference,
+    unregistered,
 )
 
+ORDER = (1, 1)  # notebook 01, its first exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source
 class MiFFN(nn.Module):
@@ -50,7 +51,7 @@ SIZES = [(8, 40), (6, 20), (3, 7)]  # (d_model, d_ff): d_ff is never 4·d_model,
 
 
 # ---- the known mistakes, written the way learners write them (the checker gives them the learner's weights)
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("no_activation", "Falta la activación: dos lineales seguidas son una sola lineal (W2·W1), y la FFN no "
@@ -157,105 +158,133 @@ def _sizes_problem(name: str, d: int, h: int, up: nn.Linear, down: nn.Linear):
     return None
 
 
-def _check(ex: Exercise, answer):
-    """a class MiFFN(d_model, d_ff) (an instance of it also works): the paper's position-wise FFN."""
-    if isinstance(answer, type) and issubclass(answer, nn.Module):
-        cls, instance = answer, False
-    elif isinstance(answer, type):
-        return ex._wrong(f"Tu clase {answer.__name__} no hereda de nn.Module: empezala con class {answer.__name__}"
-                         "(nn.Module): y llamá a super().__init__() en su __init__.", "not_a_module")
-    elif isinstance(answer, nn.Module):
-        cls, instance = type(answer), True  # only its class is used: the instance is left as it is
-    else:
-        return ex._wrong_input(answer)
-    if _is_stub(cls.forward):
-        raise _NotAttempted()
-    name = cls.__name__
-
+def _built(ex: Exercise, cls, instance):
+    """[(d, h, module in eval mode)] for every size, or the Verdict when building fails."""
     built = []
     for d, h in SIZES:
-        module = _build(cls, d, h)
-        if isinstance(module, _Raised):
-            if instance:
-                return ex._wrong(f"Le pasaste un objeto ya construido ({type(answer).__name__}); el control "
-                                 "necesita la clase, para construirla con varios tamaños: helpers.check.ffn(MiFFN), "
-                                 "sin paréntesis después del nombre.", "instance_not_class", hint=False)
+        module = build_fresh(cls, d, h)
+        if isinstance(module, Raised):
+            if instance is not None:
+                return ex.wrong(f"Le pasaste un objeto ya construido ({type(instance).__name__}); el control "
+                                "necesita la clase, para construirla con varios tamaños: helpers.check.ffn(MiFFN), "
+                                "sin paréntesis después del nombre.", "instance_not_class", hint=False)
             signature = ("\n¿Tu __init__ recibe d_model y d_ff?" if isinstance(module.error, TypeError)
                          and "positional argument" in str(module.error) else "")
-            return ex._wrong(f"Tu clase falló al crearla con {name}({d}, {h}): {module.describe()}.{signature}",
-                             "raised")
+            return ex.wrong(f"Tu clase falló al crearla con {cls.__name__}({d}, {h}): {module.describe()}.{signature}",
+                            "raised")
         built.append((d, h, module.eval()))
+    return built
 
-    for d, h, module in built:  # the layers: registered, two, of the sizes asked for
-        layers, lists = _linears(module, d), _unregistered(module)
+
+def _layers_problem(ex: Exercise, name: str, built):
+    """The Verdict when the layers are not two registered nn.Linear of the sizes asked for; else None."""
+    for d, h, module in built:
+        layers, lists = _linears(module, d), unregistered(module)
         if len(layers) != 2 and lists:
-            return ex._wrong(f"Guardaste las capas en una lista de Python ({lists[0]}): PyTorch no las registra, "
-                             "así que no aparecen en .parameters() y no se entrenarían. Usá nn.ModuleList (o "
-                             "nn.Sequential), o guardá cada capa en su propio atributo de self.", "unregistered_layers")
+            return ex.wrong(f"Guardaste las capas en una lista de Python ({lists[0]}): PyTorch no las registra, "
+                            "así que no aparecen en .parameters() y no se entrenarían. Usá nn.ModuleList (o "
+                            "nn.Sequential), o guardá cada capa en su propio atributo de self.", "unregistered_layers")
         if len(layers) != 2:
-            return ex._wrong(f"Encontré {len(layers)} capas nn.Linear registradas en tu FFN; la del paper tiene dos, "
-                             "d_model → d_ff y d_ff → d_model.", "linear_count")
+            return ex.wrong(f"Encontré {len(layers)} capas nn.Linear registradas en tu FFN; la del paper tiene dos, "
+                            "d_model → d_ff y d_ff → d_model.", "linear_count")
         problem = _sizes_problem(name, d, h, *layers)
         if problem:
-            return ex._wrong(*problem)
+            return ex.wrong(*problem)
+    return None
 
-    g = _generator(1)
-    cases = []  # (probe, expected, got, d, h, layers)
+
+def _cases(ex: Exercise, name: str, built, g):
+    """[(probe, expected, got, d, h, layers)] on two inputs per size, or the Verdict for an output of no use."""
+    cases = []
     for d, h, module in built:
         up, down = _linears(module, d)
         for label, x in ((f"2 frases × 5 tokens, {name}({d}, {h})", torch.randn(2, 5, d, generator=g)),
                          (f"una frase de un token, {name}({d}, {h})", torch.randn(1, 1, d, generator=g) * 3)):
-            probe = _Probe(label, (x,), f"x de forma {tuple(x.shape)}")
-            out = _call(module, x.clone())
-            if isinstance(out, _Raised):
+            probe = Probe(label, (x,), f"x de forma {tuple(x.shape)}")
+            out = run_learner(module, x.clone())
+            if isinstance(out, Raised):
                 dtype = ("\nLas entradas de prueba son float32, como en el notebook: ¿tu código crea algo en otro "
                          "tipo?") if out.dtype_mixup() else ""
-                return ex._wrong(f"Tu FFN falló con la entrada {probe.describe()}: {out.describe()}.{dtype}", "raised")
+                return ex.wrong(f"Tu FFN falló con la entrada {probe.describe()}: {out.describe()}.{dtype}", "raised")
             if out is None:
-                return ex._wrong("Tu forward no devuelve nada (da None): ¿te falta el `return`?", "no_return")
+                return ex.wrong("Tu forward no devuelve nada (da None): ¿te falta el `return`?", "no_return")
             if not isinstance(out, torch.Tensor) or out.shape != x.shape:
-                return ex._wrong(f"Con la entrada {probe.describe()} tu FFN devuelve {_kind(out)}: tiene que devolver "
-                                 "la misma forma que recibe, (B, T, d_model).", "shape")
+                return ex.wrong(f"Con la entrada {probe.describe()} tu FFN devuelve {kind_of(out)}: tiene que "
+                                "devolver la misma forma que recibe, (B, T, d_model).", "shape")
             cases.append((probe, down(F.relu(up(x))), out, d, h, (up, down)))
+    return cases
 
-    probe, _, first, d, h, _ = cases[0]  # each token on its own: change one token, the others do not move
+
+def _mixes_tokens(ex: Exercise, module: nn.Module, case, g):
+    """Each token on its own: change one token, the others must not move (the Verdict when they do)."""
+    probe, _, first, d, _, _ = case
     x = probe.args[0].clone()
     x[0, 3] = torch.randn(d, generator=g) * 3
-    moved = _call(built[0][2], x)
+    moved = run_learner(module, x)
     if isinstance(moved, torch.Tensor) and moved.shape == first.shape:
         others = torch.ones(first.shape[:-1], dtype=torch.bool)
         others[0, 3] = False
         leak = (moved - first)[others].abs().max().item()
         if leak > 1e-5:
-            return ex._wrong("Tu FFN mezcla tokens: cambié solo el token 3 de la frase 0 y se movió la salida de "
-                             f"otros tokens (hasta {leak:.3g}). La FFN trata a cada token por separado: nn.Linear "
-                             "actúa sobre la última dimensión, sin mirar a lo largo de T.", "mixes_tokens")
+            return ex.wrong("Tu FFN mezcla tokens: cambié solo el token 3 de la frase 0 y se movió la salida de "
+                            f"otros tokens (hasta {leak:.3g}). La FFN trata a cada token por separado: nn.Linear "
+                            "actúa sobre la última dimensión, sin mirar a lo largo de T.", "mixes_tokens")
+    return None
 
-    diffs = [_tensor_difference(e, o) for _, e, o, *_ in cases]
-    if any(diffs):
-        i = next(i for i, diff in enumerate(diffs) if diff)
-        evidence = _evidence(cases[i][0], cases[i][1], cases[i][2], diffs[i])
-        for mistake in ex.mistakes:
-            twins = {}
-            for _, _, _, d, h, layers in cases:
-                if d not in twins:
-                    twins[d] = _twin(mistake.fn, d, h, *layers)
-            if all(_same(twins[d](probe.args[0]), out) for probe, _, out, d, h, _ in cases):
-                return ex._wrong(f"{mistake.message}\n{evidence}", mistake.key)
-        return ex._wrong("No reconozco el error como uno de los típicos; comparé con lineal2(ReLU(lineal1(x))) usando "
-                         f"tus mismos pesos. {evidence}", "unknown")
 
+def _value_problem(ex: Exercise, cases):
+    """The Verdict when the outputs differ from the reference on the learner's weights: a known mistake or not."""
+    diffs = [tensor_difference(e, o) for _, e, o, *_ in cases]
+    if not any(diffs):
+        return None
+    i = next(i for i, diff in enumerate(diffs) if diff)
+    evidence = show_evidence(cases[i][0], cases[i][1], cases[i][2], diffs[i])
+    for mistake in ex.mistakes:
+        twins = {}
+        for _, _, _, d, h, layers in cases:
+            if d not in twins:
+                twins[d] = _twin(mistake.fn, d, h, *layers)
+        if all(same_result(twins[d](probe.args[0]), out) for probe, _, out, d, h, _ in cases):
+            return ex.wrong(f"{mistake.message}\n{evidence}", mistake.key)
+    return ex.wrong("No reconozco el error como uno de los típicos; comparé con lineal2(ReLU(lineal1(x))) usando "
+                    f"tus mismos pesos. {evidence}", "unknown")
+
+
+def _count_problem(ex: Exercise, name: str, built):
+    """The Verdict when the module has more or fewer parameters than the paper's FFN; else None."""
     counts = [(d, h, sum(p.numel() for p in module.parameters())) for d, h, module in built]
     wrong = [(d, h, c) for d, h, c in counts if c != 2 * d * h + h + d]
-    if wrong:
-        d, h, c = wrong[0]
-        why = _explain_count([c - (2 * d * h + h + d) for d, h, c in counts], [_terms(d, h) for d, h, _ in counts])
-        return ex._wrong(f"Calcula bien, pero con {name}({d}, {h}) tiene {c} parámetros y la FFN del paper tiene "
-                         f"2·d_model·d_ff + d_ff + d_model = {2 * d * h + h + d}: {why or 'no coincide'}.",
-                         "parameter_count")
+    if not wrong:
+        return None
+    d, h, c = wrong[0]
+    why = explain_count([c - (2 * d * h + h + d) for d, h, c in counts], [_terms(d, h) for d, h, _ in counts])
+    return ex.wrong(f"Calcula bien, pero con {name}({d}, {h}) tiene {c} parámetros y la FFN del paper tiene "
+                    f"2·d_model·d_ff + d_ff + d_model = {2 * d * h + h + d}: {why or 'no coincide'}.",
+                    "parameter_count")
+
+
+def assess(ex: Exercise, answer):
+    """a class MiFFN(d_model, d_ff) (an instance of it also works): the paper's position-wise FFN."""
+    opened = class_answer(ex, answer)  # of an instance only its class is used: the instance is left as it is
+    if isinstance(opened, Verdict):
+        return opened
+    cls, instance = opened
+    name = cls.__name__
+    built = _built(ex, cls, instance)
+    if isinstance(built, Verdict):
+        return built
+    g = seeded_generator(1)
+    problem = _layers_problem(ex, name, built)
+    cases = problem or _cases(ex, name, built, g)
+    if isinstance(cases, Verdict):
+        return cases
+    problem = (_mixes_tokens(ex, built[0][2], cases[0], g) or _value_problem(ex, cases)
+               or _count_problem(ex, name, built))
+    if problem:
+        return problem
     sizes = ", ".join(f"{name}({d}, {h})" for d, h in SIZES)
-    return ex._correct(f"Dos lineales con la ReLU en el medio, cada token por separado, y los parámetros que tocan, "
-                       f"con los tres tamaños que probé: {sizes}.")
+    return ex.correct(f"Dos lineales con la ReLU en el medio, cada token por separado, y los parámetros que tocan, "
+                      f"con los tres tamaños que probé: {sizes}.")
 
 
 def _terms(d: int, h: int) -> dict:
@@ -263,5 +292,5 @@ def _terms(d: int, h: int) -> dict:
             "una matriz d_model × d_ff": d * h}
 
 
-checker = Exercise("ffn", reference=MiFFN, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("ffn", reference=MiFFN, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu clase, sin crearla (sin paréntesis)")

@@ -3,8 +3,9 @@ Checked by ``helpers.check.ffn_count(params_ffn)``."""
 
 from __future__ import annotations
 
-from .._core import Exercise, _check_count, _Gallery, _Probe
+from .._core import Exercise, Gallery, Probe, judge_count
 
+ORDER = (1, 2)  # notebook 01, its second exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def params_ffn(d_model, d_ff):
@@ -21,10 +22,10 @@ HINTS = (
 
 # ---- the inputs: the paper's sizes and others, d_ff never tied to d_model
 PROBES = [
-    _Probe("el paper", (512, 2048), "d_model = 512, d_ff = 2048"),
-    _Probe("d_ff que no es 4·d_model", (8, 24), "d_model = 8, d_ff = 24"),
-    _Probe("chiquita", (3, 7), "d_model = 3, d_ff = 7"),
-    _Probe("d_ff menor que d_model", (100, 30), "d_model = 100, d_ff = 30"),
+    Probe("el paper", (512, 2048), "d_model = 512, d_ff = 2048"),
+    Probe("d_ff que no es 4·d_model", (8, 24), "d_model = 8, d_ff = 24"),
+    Probe("chiquita", (3, 7), "d_model = 3, d_ff = 7"),
+    Probe("d_ff menor que d_model", (100, 30), "d_model = 100, d_ff = 30"),
 ]
 
 
@@ -35,7 +36,7 @@ def _terms(args) -> dict:
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("no_biases", "Te faltan los dos sesgos: b1 (d_ff números) y b2 (d_model).")
@@ -77,12 +78,12 @@ def _four_d(d_model, d_ff):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """params_ffn(d_model, d_ff) -> the FFN's number of parameters, with biases."""
-    return _check_count(ex, answer, PROBES, _terms,
+    return judge_count(ex, answer, PROBES, _terms,
                         "La cuenta exacta, con las dos matrices y los dos sesgos, para los tamaños del paper y para "
                         "otros donde d_ff no es 4·d_model.")
 
 
-checker = Exercise("ffn_count", reference=params_ffn, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("ffn_count", reference=params_ffn, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

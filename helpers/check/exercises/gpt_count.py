@@ -4,8 +4,9 @@ output matrix tied to the token embedding. Checked by ``helpers.check.gpt_count(
 
 from __future__ import annotations
 
-from .._core import Exercise, _check_count, _Gallery, _Probe
+from .._core import Exercise, Gallery, Probe, judge_count
 
+ORDER = (4, 4)  # notebook 04, its fourth exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def params_gpt(vocab, d_model, n_layers, ctx):
@@ -26,10 +27,10 @@ HINTS = (
 
 # ---- the inputs: GPT-2 small and small models
 PROBES = [
-    _Probe("GPT-2 small", (50257, 768, 12, 1024), "vocab = 50 257, d_model = 768, 12 capas, ctx = 1 024"),
-    _Probe("el de juguete", (12, 8, 2, 0), "vocab = 12, d_model = 8, 2 capas, ctx = 0"),
-    _Probe("otro chico", (100, 16, 3, 10), "vocab = 100, d_model = 16, 3 capas, ctx = 10"),
-    _Probe("una capa", (7, 4, 1, 5), "vocab = 7, d_model = 4, 1 capa, ctx = 5"),
+    Probe("GPT-2 small", (50257, 768, 12, 1024), "vocab = 50 257, d_model = 768, 12 capas, ctx = 1 024"),
+    Probe("el de juguete", (12, 8, 2, 0), "vocab = 12, d_model = 8, 2 capas, ctx = 0"),
+    Probe("otro chico", (100, 16, 3, 10), "vocab = 100, d_model = 16, 3 capas, ctx = 10"),
+    Probe("una capa", (7, 4, 1, 5), "vocab = 7, d_model = 4, 1 capa, ctx = 5"),
 ]
 
 
@@ -42,7 +43,7 @@ def _terms(args) -> dict:
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("no_final_layer_norm", "Te falta la LayerNorm final, la que va después del último bloque: 2d.")
@@ -97,12 +98,12 @@ def _one_block(vocab, d_model, n_layers, ctx):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """params_gpt(vocab, d_model, n_layers, ctx) -> a GPT-2-style model's parameters (tied output, final LN)."""
-    return _check_count(ex, answer, PROBES, _terms,
+    return judge_count(ex, answer, PROBES, _terms,
                         "La cuenta exacta para GPT-2 small (124 439 808) y para los modelos chicos que probé, con las "
                         "posiciones, la LayerNorm final y la salida atada a los embeddings.")
 
 
-checker = Exercise("gpt_count", reference=params_gpt, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("gpt_count", reference=params_gpt, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import torch
 
-from .._core import Exercise, _Gallery, _generator, _Probe, _tensor_difference
+from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
 
+ORDER = (3, 1)  # notebook 03, its first exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def mi_layer_norm(x, gamma, beta, eps=1e-5):
@@ -26,8 +27,8 @@ HINTS = (
 
 
 # ---- the inputs: several shapes and sizes, and the uncomfortable ones
-def _probes() -> list[_Probe]:
-    g = _generator(3)
+def _probes() -> list[Probe]:
+    g = seeded_generator(3)
 
     def affine(d):
         return torch.rand(d, generator=g) + 0.5, torch.randn(d, generator=g)
@@ -35,21 +36,21 @@ def _probes() -> list[_Probe]:
     four = torch.tensor([0.80, 0.95, 0.93, 1.33])
     const = torch.tensor([[3.0, 3.0, 3.0, 3.0], [1.0, 2.0, 3.0, 5.0]])
     return [
-        _Probe("los cuatro números del notebook", (four, torch.ones(4), torch.zeros(4), 1e-5),
+        Probe("los cuatro números del notebook", (four, torch.ones(4), torch.zeros(4), 1e-5),
                "x = [0.8, 0.95, 0.93, 1.33], γ = 1, β = 0, eps = 1e-5"),
-        _Probe("un batch de 2 frases × 3 tokens, d = 8", (torch.randn(2, 3, 8, generator=g) * 2 + 1, *affine(8), 1e-5),
+        Probe("un batch de 2 frases × 3 tokens, d = 8", (torch.randn(2, 3, 8, generator=g) * 2 + 1, *affine(8), 1e-5),
                "x de forma (2, 3, 8)"),
-        _Probe("un token constante", (const, *affine(4), 1e-5), "x = [[3, 3, 3, 3], [1, 2, 3, 5]]"),
-        _Probe("σ chica y ε grande", (torch.randn(3, 5, generator=g) * 0.01, *affine(5), 0.1),
+        Probe("un token constante", (const, *affine(4), 1e-5), "x = [[3, 3, 3, 3], [1, 2, 3, 5]]"),
+        Probe("σ chica y ε grande", (torch.randn(3, 5, generator=g) * 0.01, *affine(5), 0.1),
                "x de forma (3, 5) con σ ≈ 0.01, eps = 0.1"),
-        _Probe("d = 1", (torch.randn(3, 1, generator=g), *affine(1), 1e-5), "x de forma (3, 1)"),
-        _Probe("cuatro ejes, d = 6", (torch.randn(2, 2, 3, 6, generator=g) * 3 - 1, *affine(6), 1e-5),
+        Probe("d = 1", (torch.randn(3, 1, generator=g), *affine(1), 1e-5), "x de forma (3, 1)"),
+        Probe("cuatro ejes, d = 6", (torch.randn(2, 2, 3, 6, generator=g) * 3 - 1, *affine(6), 1e-5),
                "x de forma (2, 2, 3, 6)"),
     ]
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("unbiased_variance", "Usaste la varianza con d − 1, la «corregida»: `x.var()` y `x.std()` la usan si "
@@ -154,14 +155,14 @@ def _beta_inside(x, gamma, beta, eps=1e-5):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """mi_layer_norm(x, gamma, beta, eps): LayerNorm over the last axis, any leading shape."""
     probes = _probes()
-    return ex._diagnose(answer, probes, _tensor_difference,
+    return ex.judge_function(answer, probes, tensor_difference,
                         "Normaliza cada token sobre su última dimensión, con ε adentro de la raíz, y aplica γ y β: da "
                         f"lo mismo que la referencia en las {len(probes)} entradas de prueba, incluidas las incómodas "
                         "(" + ", ".join(f"«{p.name}»" for p in probes) + ").")
 
 
-checker = Exercise("layer_norm", reference=mi_layer_norm, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("layer_norm", reference=mi_layer_norm, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import torch
 
-from .._core import Exercise, _diagnose, _Difference, _Gallery, _is_function, _kind, _Probe, _same
+from .._core import Difference, Exercise, Gallery, Probe, diagnose, is_function, same_result, tensor_problem
 
+ORDER = (4, 2)  # notebook 04, its second exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def mascara_causal(T):
@@ -24,7 +25,7 @@ HINTS = (
     "(float('-inf')) donde no.",
 )
 
-PROBES = [_Probe(f"T = {T}", (T,)) for T in (4, 1, 2, 7, 5)]
+PROBES = [Probe(f"T = {T}", (T,)) for T in (4, 1, 2, 7, 5)]
 
 
 # ---- what a mask means to nn.MultiheadAttention
@@ -35,18 +36,20 @@ class _Reading:
     blocked: torch.Tensor  # where the mask blocks (for 01 and other: where it is not 0)
 
 
-def _read(mask, T: int) -> _Reading | _Difference:
-    if not isinstance(mask, torch.Tensor):
-        return _Difference(f"devolvió {_kind(mask)}, no un tensor", "type")
+def _read(mask, T: int) -> _Reading | Difference:
+    problem = tensor_problem(mask)
+    if problem:
+        return problem
+    mask = mask.cpu()
     if tuple(mask.shape) != (T, T):
         fixed = (": ¿quedó un número fijo en vez de T?" if mask.dim() == 2 and mask.shape[0] == mask.shape[1]
                  else "")
-        return _Difference(f"da una máscara de forma {tuple(mask.shape)}, y para T = {T} tiene que ser "
+        return Difference(f"da una máscara de forma {tuple(mask.shape)}, y para T = {T} tiene que ser "
                            f"({T}, {T}){fixed}", "shape")
     if mask.dtype == torch.bool:
         return _Reading("bool", "bool", mask)
     if not mask.is_floating_point():
-        return _Difference(f"devolvió una máscara de enteros ({mask.dtype}): nn.MultiheadAttention acepta bool "
+        return Difference(f"devolvió una máscara de enteros ({mask.dtype}): nn.MultiheadAttention acepta bool "
                            "(True = prohibido) o float (0 y −∞)", "int_mask")
     values = set(mask.unique().tolist())
     if values <= {0.0, float("-inf")}:
@@ -60,12 +63,12 @@ def _read(mask, T: int) -> _Reading | _Difference:
 
 def _differ(expected, got):
     have = _read(got, expected.shape[0])
-    if isinstance(have, _Difference):
+    if isinstance(have, Difference):
         return have
     if have.kind in ("bool", "inf", "neg"):
-        return None if torch.equal(mascara_causal(expected.shape[0]), have.blocked) else _Difference(
+        return None if torch.equal(mascara_causal(expected.shape[0]), have.blocked) else Difference(
             "prohíbe otras posiciones")
-    return _Difference("no prohíbe nada: nn.MultiheadAttention suma una máscara float a los puntajes")
+    return Difference("no prohíbe nada: nn.MultiheadAttention suma una máscara float a los puntajes")
 
 
 def _same_mask(a, b) -> bool:
@@ -74,11 +77,11 @@ def _same_mask(a, b) -> bool:
         ra, rb = _read(a, a.shape[0]), _read(b, b.shape[0])
         if isinstance(ra, _Reading) and isinstance(rb, _Reading):
             return (ra.family, ra.kind) == (rb.family, rb.kind) and torch.equal(ra.blocked, rb.blocked)
-    return _same(a, b)
+    return same_result(a, b)
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("flipped", "Está dada vuelta: tapaste el pasado y dejaste ver el futuro. Lo prohibido está arriba de "
@@ -141,17 +144,17 @@ def _float_minus_one(T):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """mascara_causal(T) -> a (T, T) mask: bool with True = blocked, or float 0 / −∞."""
-    if not _is_function(answer):
-        return ex._wrong_input(answer)
-    finding = _diagnose(answer, mascara_causal, ex.mistakes, PROBES, _differ, same=_same_mask)
+    if not is_function(answer):
+        return ex.wrong_input(answer)
+    finding = diagnose(answer, mascara_causal, ex.mistakes, PROBES, _differ, same=_same_mask)
     if finding.kind == "correct" and any(_read(g, g.shape[0]).kind == "neg" for g in finding.got):
-        return ex._correct("Prohíbe justo el futuro. Usás un número muy negativo en vez de −∞: funciona, pero el peso "
+        return ex.correct("Prohíbe justo el futuro. Usás un número muy negativo en vez de −∞: funciona, pero el peso "
                            "prohibido no es 0 exacto, es apenas chico.")
-    return ex._judge(finding, "Prohíbe justo el futuro (arriba de la diagonal) para T = 4, 1, 2, 7 y 5, y "
+    return ex.judge(finding, "Prohíbe justo el futuro (arriba de la diagonal) para T = 4, 1, 2, 7 y 5, y "
                              "nn.MultiheadAttention la acepta tal cual.")
 
 
-checker = Exercise("mask", reference=mascara_causal, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("mask", reference=mascara_causal, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

@@ -7,8 +7,9 @@ import torch
 import torch.nn.functional as F  # the name the notebooks use
 from torch import nn
 
-from .._core import Exercise, _Gallery, _generator, _Probe, _tensor_difference
+from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
 
+ORDER = (2, 2)  # notebook 02, its second exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def paso_pre(x, subcapa, ln):
@@ -37,19 +38,19 @@ def _sublayer(d: int, g: torch.Generator) -> nn.Module:
     return capa
 
 
-def _probes() -> list[_Probe]:
-    g = _generator(5)
+def _probes() -> list[Probe]:
+    g = seeded_generator(5)
     return [
-        _Probe("3 frases × 4 tokens, d = 6", (torch.randn(3, 4, 6, generator=g) * 2 + 1, _sublayer(6, g),
+        Probe("3 frases × 4 tokens, d = 6", (torch.randn(3, 4, 6, generator=g) * 2 + 1, _sublayer(6, g),
                                               _layer_norm(6, g)), "x de forma (3, 4, 6)"),
-        _Probe("un solo token", (torch.randn(1, 6, generator=g) * 3, _sublayer(6, g), _layer_norm(6, g)),
+        Probe("un solo token", (torch.randn(1, 6, generator=g) * 3, _sublayer(6, g), _layer_norm(6, g)),
                "x de forma (1, 6)"),
-        _Probe("d = 5", (torch.randn(2, 5, generator=g) - 1, _sublayer(5, g), _layer_norm(5, g)), "x de forma (2, 5)"),
+        Probe("d = 5", (torch.randn(2, 5, generator=g) - 1, _sublayer(5, g), _layer_norm(5, g)), "x de forma (2, 5)"),
     ]
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("post_norm", "Escribiste post-norm, la línea del paper: LayerNorm después de la suma. Pre-norm "
@@ -111,13 +112,13 @@ def _new_layer_norm(x, subcapa, ln):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """paso_pre(x, subcapa, ln): x + subcapa(ln(x)), one pre-norm residual step."""
     probes = _probes()
-    return ex._diagnose(answer, probes, _tensor_difference,
+    return ex.judge_function(answer, probes, tensor_difference,
                         "La subcapa lee la x normalizada y la suma lleva la x sin tocar: da lo mismo que la referencia "
                         f"en las {len(probes)} entradas de prueba, con una LayerNorm de γ y β distintos de 1 y 0.")
 
 
-checker = Exercise("residual_pre", reference=paso_pre, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("residual_pre", reference=paso_pre, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

@@ -7,8 +7,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .._core import Exercise, _Gallery, _generator, _Probe, _tensor_difference
+from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
 
+ORDER = (2, 1)  # notebook 02, its first exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def apilar(x, subcapas):
@@ -37,21 +38,21 @@ def _sublayers(d: int, n: int, g: torch.Generator) -> list[nn.Module]:
     return capas
 
 
-def _probes() -> list[_Probe]:
-    g = _generator(2)
+def _probes() -> list[Probe]:
+    g = seeded_generator(2)
     return [
-        _Probe("3 subcapas, 2 frases × 4 tokens, d = 6", (torch.randn(2, 4, 6, generator=g), _sublayers(6, 3, g)),
+        Probe("3 subcapas, 2 frases × 4 tokens, d = 6", (torch.randn(2, 4, 6, generator=g), _sublayers(6, 3, g)),
                "x de forma (2, 4, 6)"),
-        _Probe("una sola subcapa", (torch.randn(1, 6, generator=g) * 2, _sublayers(6, 1, g)), "x de forma (1, 6)"),
-        _Probe("2 subcapas, d = 5", (torch.randn(3, 5, generator=g), _sublayers(5, 2, g)), "x de forma (3, 5)"),
-        _Probe("ninguna subcapa", (torch.randn(2, 5, generator=g), []), "subcapas = [], x de forma (2, 5)"),
-        _Probe("4 subcapas, d = 8", (torch.randn(2, 3, 8, generator=g) + 1, _sublayers(8, 4, g)),
+        Probe("una sola subcapa", (torch.randn(1, 6, generator=g) * 2, _sublayers(6, 1, g)), "x de forma (1, 6)"),
+        Probe("2 subcapas, d = 5", (torch.randn(3, 5, generator=g), _sublayers(5, 2, g)), "x de forma (3, 5)"),
+        Probe("ninguna subcapa", (torch.randn(2, 5, generator=g), []), "subcapas = [], x de forma (2, 5)"),
+        Probe("4 subcapas, d = 8", (torch.randn(2, 3, 8, generator=g) + 1, _sublayers(8, 4, g)),
                "x de forma (2, 3, 8)"),
     ]
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("replaces", "Reemplazaste en vez de sumar: x = subcapa(x) deja solo lo que dice la última subcapa "
@@ -146,13 +147,13 @@ def _list_of_streams(x, subcapas):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """apilar(x, subcapas): each sublayer in order, each with its residual; the final stream."""
     probes = _probes()
-    return ex._diagnose(answer, probes, _tensor_difference,
+    return ex.judge_function(answer, probes, tensor_difference,
                         "Cada subcapa, en orden, lee la corriente y le suma su aporte: da lo mismo que la referencia "
                         "con 0, 1, 2, 3 y 4 subcapas y con entradas de varias formas.")
 
 
-checker = Exercise("residual_stack", reference=apilar, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("residual_stack", reference=apilar, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import torch
 
-from .._core import Exercise, _Gallery, _generator, _Probe, _tensor_difference
+from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
 
+ORDER = (3, 2)  # notebook 03, its second exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def mi_rms_norm(x, gamma, eps=1e-5):
@@ -23,30 +24,30 @@ HINTS = (
 
 
 # ---- the inputs: several shapes and sizes, and the uncomfortable ones
-def _probes() -> list[_Probe]:
-    g = _generator(4)
+def _probes() -> list[Probe]:
+    g = seeded_generator(4)
 
     def scale(d):
         return torch.rand(d, generator=g) + 0.5
 
     four = torch.tensor([0.80, 0.95, 0.93, 1.33])
     return [
-        _Probe("los cuatro números del notebook", (four, torch.ones(4), 1e-5),
+        Probe("los cuatro números del notebook", (four, torch.ones(4), 1e-5),
                "x = [0.8, 0.95, 0.93, 1.33], γ = 1, eps = 1e-5"),
-        _Probe("un batch de 2 frases × 3 tokens, d = 8", (torch.randn(2, 3, 8, generator=g) * 2 + 1, scale(8), 1e-5),
+        Probe("un batch de 2 frases × 3 tokens, d = 8", (torch.randn(2, 3, 8, generator=g) * 2 + 1, scale(8), 1e-5),
                "x de forma (2, 3, 8)"),
-        _Probe("un token de ceros", (torch.tensor([[0.0, 0.0, 0.0, 0.0], [1.0, -2.0, 3.0, 5.0]]), scale(4), 1e-5),
+        Probe("un token de ceros", (torch.tensor([[0.0, 0.0, 0.0, 0.0], [1.0, -2.0, 3.0, 5.0]]), scale(4), 1e-5),
                "x = [[0, 0, 0, 0], [1, −2, 3, 5]]"),
-        _Probe("números chicos y ε grande", (torch.randn(3, 5, generator=g) * 0.01, scale(5), 0.1),
+        Probe("números chicos y ε grande", (torch.randn(3, 5, generator=g) * 0.01, scale(5), 0.1),
                "x de forma (3, 5) con |x| ≈ 0.01, eps = 0.1"),
-        _Probe("d = 1", (torch.randn(3, 1, generator=g), scale(1), 1e-5), "x de forma (3, 1)"),
-        _Probe("cuatro ejes, d = 6", (torch.randn(2, 2, 3, 6, generator=g) * 3 - 1, scale(6), 1e-5),
+        Probe("d = 1", (torch.randn(3, 1, generator=g), scale(1), 1e-5), "x de forma (3, 1)"),
+        Probe("cuatro ejes, d = 6", (torch.randn(2, 2, 3, 6, generator=g) * 3 - 1, scale(6), 1e-5),
                "x de forma (2, 2, 3, 6)"),
     ]
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("centered", "Restaste la media: eso es LayerNorm (sin β). RMSNorm no centra: divide x por la raíz de "
@@ -107,14 +108,14 @@ def _mean_abs(x, gamma, eps=1e-5):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """mi_rms_norm(x, gamma, eps): RMSNorm over the last axis, any leading shape."""
     probes = _probes()
-    return ex._diagnose(answer, probes, _tensor_difference,
+    return ex.judge_function(answer, probes, tensor_difference,
                         "Divide cada token por la raíz de la media de sus cuadrados, con ε adentro, y escala por γ: "
                         f"da lo mismo que la referencia en las {len(probes)} entradas de prueba ("
                         + ", ".join(f"«{p.name}»" for p in probes) + ").")
 
 
-checker = Exercise("rms_norm", reference=mi_rms_norm, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("rms_norm", reference=mi_rms_norm, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

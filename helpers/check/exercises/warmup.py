@@ -4,8 +4,9 @@ Checked by ``helpers.check.warmup(lr_warmup)``."""
 
 from __future__ import annotations
 
-from .._core import Exercise, _Gallery, _number_difference, _Probe
+from .._core import Exercise, Gallery, Probe, number_difference
 
+ORDER = (5, 2)  # notebook 05, its second exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def lr_warmup(paso, warmup, lr):  # paso 1 es el primero, como cuenta el motor
@@ -24,20 +25,20 @@ HINTS = (
 
 # ---- the inputs: along the ramp, at its ends, after it, without it, and other numbers
 PROBES = [
-    _Probe("el primer paso", (1, 100, 1e-3), "paso = 1, warmup = 100, lr = 0.001"),
-    _Probe("la mitad del warmup", (50, 100, 1e-3), "paso = 50, warmup = 100, lr = 0.001"),
-    _Probe("el último paso del warmup", (100, 100, 1e-3), "paso = 100, warmup = 100, lr = 0.001"),
-    _Probe("justo después", (101, 100, 1e-3), "paso = 101, warmup = 100, lr = 0.001"),
-    _Probe("mucho después", (1000, 100, 1e-3), "paso = 1000, warmup = 100, lr = 0.001"),
-    _Probe("sin warmup", (1, 0, 1e-3), "paso = 1, warmup = 0, lr = 0.001"),
-    _Probe("warmup de un paso", (1, 1, 0.5), "paso = 1, warmup = 1, lr = 0.5"),
-    _Probe("otros números", (3, 4, 2.0), "paso = 3, warmup = 4, lr = 2"),
-    _Probe("otro lr y otro warmup", (5, 10, 3e-4), "paso = 5, warmup = 10, lr = 0.0003"),
+    Probe("el primer paso", (1, 100, 1e-3), "paso = 1, warmup = 100, lr = 0.001"),
+    Probe("la mitad del warmup", (50, 100, 1e-3), "paso = 50, warmup = 100, lr = 0.001"),
+    Probe("el último paso del warmup", (100, 100, 1e-3), "paso = 100, warmup = 100, lr = 0.001"),
+    Probe("justo después", (101, 100, 1e-3), "paso = 101, warmup = 100, lr = 0.001"),
+    Probe("mucho después", (1000, 100, 1e-3), "paso = 1000, warmup = 100, lr = 0.001"),
+    Probe("sin warmup", (1, 0, 1e-3), "paso = 1, warmup = 0, lr = 0.001"),
+    Probe("warmup de un paso", (1, 1, 0.5), "paso = 1, warmup = 1, lr = 0.5"),
+    Probe("otros números", (3, 4, 2.0), "paso = 3, warmup = 4, lr = 2"),
+    Probe("otro lr y otro warmup", (5, 10, 3e-4), "paso = 5, warmup = 10, lr = 0.0003"),
 ]
 
 
 # ---- the known mistakes, written the way learners write them
-mistakes = _Gallery()
+mistakes = Gallery()
 
 
 @mistakes.add("zero_based", "Contaste los pasos desde 0: en el paso 1 ya das 2/warmup del lr. Acá el paso 1 es el "
@@ -90,12 +91,12 @@ def _fixed_warmup(paso, warmup, lr):
 
 
 # ---- the check
-def _check(ex: Exercise, answer):
+def assess(ex: Exercise, answer):
     """lr_warmup(paso, warmup, lr) -> learning rate of step ``paso`` (1-based): linear warmup, then constant."""
-    return ex._diagnose(answer, PROBES, _number_difference,
+    return ex.judge_function(answer, PROBES, number_difference,
                         "Sube en línea recta hasta lr en el paso warmup y se queda ahí; sin warmup, lr desde el "
                         f"principio: da lo mismo que la referencia en los {len(PROBES)} casos de prueba.")
 
 
-checker = Exercise("warmup", reference=lr_warmup, hints=HINTS, check=_check, mistakes=mistakes,
+checker = Exercise("warmup", reference=lr_warmup, hints=HINTS, assess=assess, mistakes=mistakes,
                    expects="tu función, sin llamarla")

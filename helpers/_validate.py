@@ -1,4 +1,4 @@
-"""Input checks shared by the helpers: fail early with a message that names the argument, what came in and
+"""Argument validation shared by the helpers: fail early with a message that names the argument, what came in and
 what was expected. Numbers accept what means a number (int, float, numpy scalars), never bools."""
 
 from __future__ import annotations
@@ -14,8 +14,13 @@ def _got(value) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
+def _is_bool(value) -> bool:
+    """True and False, Python's or NumPy's (np.bool_, whose type NumPy 2 names ``bool``)."""
+    return isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"))
+
+
 def _real(value) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and type(value).__name__ != "bool_"
+    return isinstance(value, numbers.Real) and not _is_bool(value)
 
 
 def positive_int(value, name: str) -> int:
@@ -67,7 +72,7 @@ def fraction(value, name: str) -> float:
 
 def boolean(value, name: str) -> bool:
     """Return ``value`` if it is True or False; a string like 'no' is not silently true."""
-    if not isinstance(value, bool) and type(value).__name__ != "bool_":
+    if not _is_bool(value):
         raise TypeError(f"{name} debe ser True o False; recibí {_got(value)}")
     return bool(value)
 

@@ -1,0 +1,58 @@
+"""helpers.check.escape_step (helpers/check/exercises/escape_step.py): the right answers a learner
+writes are accepted, and the problems outside its gallery of known mistakes are named."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from checking import (
+    probes_of,
+    table_tests,
+)
+
+NAME = "escape_step"
+
+
+def _escape_numpy(pasos, aciertos, umbral=0.6):
+    arriba = np.flatnonzero(np.asarray(aciertos) >= umbral)
+    return np.asarray(pasos)[arriba[0]] if len(arriba) else None
+
+
+def _escape_torch(pasos, aciertos, umbral=0.6):
+    arriba = (torch.tensor(aciertos) >= umbral).nonzero()
+    return torch.tensor(pasos)[arriba[0, 0]] if len(arriba) else None
+
+
+def _escape_next(pasos, aciertos, umbral=0.6):
+    return next((p for p, a in zip(pasos, aciertos) if a >= umbral), None)
+
+
+def _escape_next_step(pasos, aciertos, umbral=0.6):
+    for i, a in enumerate(aciertos):
+        if a >= umbral:
+            return pasos[min(i + 1, len(pasos) - 1)]
+    return None
+
+
+def _escape_text(pasos, aciertos, umbral=0.6):
+    return "175"
+
+
+RIGHT = [
+    _escape_numpy,
+    _escape_torch,
+    _escape_next,
+]
+
+# (answer, the mistake it must name, a phrase the message must hold)
+NAMED = [
+    (_escape_next_step, "unknown", "esperaba"),
+    (_escape_text, "type", "no un número"),
+]
+
+test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
+
+
+def test_the_probes_hold_several_inputs():
+    key = (lambda p: (tuple(p.args[0]), p.args[2])) if NAME == "escape_step" else (lambda p: p.args[:2])
+    assert len({key(p) for p in probes_of(NAME)}) >= 4
