@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -96,7 +97,7 @@ def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL
     with tempfile.TemporaryDirectory() as cwd:
         client = _client(nb, timeout, cwd)
         try:
-            client.execute()
+            client.execute(stderr=subprocess.DEVNULL)  # the kernel's own warnings are not the submission's
         except Exception as e:  # the kernel died, or would not start
             result.problems.append(f"el kernel se detuvo: {type(e).__name__}: {str(e)[:200]}")
     result.problems += _problems(nb.cells[:-1])
