@@ -17,6 +17,7 @@ from conftest import ROOT, load
 
 import helpers.check
 from helpers import grading
+from helpers.grading.__main__ import main
 
 pytestmark = pytest.mark.grading
 NB = ROOT / "notebooks" / "03_layernorm.ipynb"
@@ -120,7 +121,7 @@ def test_the_folder_command_writes_a_row_even_for_what_is_not_a_notebook(tmp_pat
     folder = tmp_path / "entregas"
     folder.mkdir()
     (folder / "roto.ipynb").write_text("esto no es un notebook", encoding="utf-8")
-    assert grading.main(["calificar", str(folder), "--csv", str(tmp_path / "n.csv"), "--tarea", str(NB)]) == 0
+    assert main(["calificar", str(folder), "--csv", str(tmp_path / "n.csv"), "--tarea", str(NB)]) == 0
     assert "roto.ipynb: 0 de 2 puntos" in capsys.readouterr().out
     rows = list(csv.DictReader((tmp_path / "n.csv").open(encoding="utf-8-sig")))
     assert len(rows) == 1 and rows[0]["total"] == "0" and "no pude leer la entrega" in rows[0]["problemas"]
