@@ -1,0 +1,125 @@
+"""make grading: per lesson notebook, the student copy and an otter-grader autograder bundle, both generated from
+the lesson notebook and helpers.check (the reference answer is ``solution().code``; otter's test calls the checker)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ._notebook import Exercise, exercises, student_copy
+
+__all__ = ["POINTS", "build", "master_notebook", "reference_code", "test_source"]
+
+POINTS = 1  # each "Tu turno" is worth the same: one check, all or nothing (the checker has no partial credit)
+
+
+def reference_code(ex: Exercise) -> str:
+    """The exercise's reference answer, from its checker's public ``solution()``."""
+    return importlib.import_module("helpers.check").__dict__[ex.name].solution().code
+
+
+def test_source(ex: Exercise) -> str:
+    """otter's test of one exercise, run in the submission's namespace: the same checker the learner runs."""
+    missing = f"no encontré `{ex.variable}`: ¿borraste o no corriste su celda?"
+    return (f"import helpers\n"
+            f"assert {ex.variable!r} in globals(), {missing!r}\n"
+            f"veredicto = helpers.check.{ex.name}({ex.variable})\n"
+            f"assert veredicto.status == 'correct', veredicto.message\n")
+
+
+def _raw(text: str) -> dict:
+    return {"cell_type": "raw", "metadata": {}, "source": text}
+
+
+def _code(text: str) -> dict:
+    return {"cell_type": "code", "metadata": {}, "source": text, "execution_count": None, "outputs": []}
+
+
+def _solution_cell(ex: Exercise, stub: str) -> str:
+    """One cell: the reference (dropped from otter's student version) and the stub as otter's prompt (kept)."""
+    quote = "'''" if '"""' in stub else '"""'
+    if quote in stub:
+        raise ValueError(f"el stub de {ex.name} tiene comillas triples de los dos tipos: otter no sabría cortarlo")
+    return (f"# BEGIN SOLUTION NO PROMPT\n{reference_code(ex).rstrip()}\n# END SOLUTION\n"
+            f"{quote} # BEGIN PROMPT\n{stub.rstrip()}\n{quote} # END PROMPT\n")
+
+
+def _config(name: str) -> str:
+    config = {"name": name, "init_cell": False, "check_all_cell": False, "export_cell": False, "run_tests": False,
+              "requirements": "requirements.txt", "overwrite_requirements": False,
+              "generate": {"pdf": False}, "tests": {"files": False, "ok_format": True}}
+    return "# ASSIGNMENT CONFIG\n" + json.dumps(config, indent=1)  # JSON is YAML
+
+
+def master_notebook(nb, name: str):
+    """otter assign's master notebook (format v1) from a lesson notebook: its student copy, with each "Tu turno"
+    stub as the prompt, ``solution().code`` as the solution and the checker as the test, 1 point each."""
+    student = student_copy(nb)
+    by_stub = {ex.stub: ex for ex in exercises(student)}
+    cells = [_raw(_config(name))]
+    for i, cell in enumerate(student["cells"]):
+        ex = by_stub.get(i)
+        if ex is None:
+            cells.append(cell)
+            continue
+        cells += [_raw(f"# BEGIN QUESTION\nname: {ex.name}\npoints: {POINTS}\ncheck_cell: false"),
+                  _raw("# BEGIN SOLUTION"), _code(_solution_cell(ex, cell["source"])), _raw("# END SOLUTION"),
+                  _raw("# BEGIN TESTS"), _code(test_source(ex)), _raw("# END TESTS"),
+                  _raw("# END QUESTION")]
+    return {**student, "cells": cells}
+
+
+def _requirements(root: Path) -> str:
+    """What the autograder image installs: this release of helpers, from the repository's tag."""
+    sys.path.insert(0, str(root / "tests"))
+    try:
+        import facts
+    finally:
+        sys.path.pop(0)
+    return f"leccion06-helpers @ git+{facts.repository()}@v{facts.version()}\n"
+
+
+def _same_as_ours(theirs: Path, ours: Path) -> None:
+    """otter's student version must be ours, cell by cell (the bundle grades what we hand out)."""
+    def cells(p):
+        return [(c["cell_type"], "".join(c["source"]).strip()) for c in json.loads(p.read_text("utf-8"))["cells"]]
+    if cells(theirs) != cells(ours):
+        diff = next(i for i, (a, b) in enumerate(zip(cells(theirs), cells(ours), strict=False)) if a != b)
+        raise SystemExit(f"la versión de otter de {ours.name} difiere de la nuestra desde la celda {diff}")
+
+
+def build(root: Path, out: Path, notebooks: list[Path] | None = None) -> list[Path]:
+    """Write ``out/<stem>/`` per lesson notebook: ``<stem>.ipynb`` (the student copy) and ``autograder.zip``
+    (otter assign's bundle); return the student copies. Needs otter-grader (the ``docente`` extra)."""
+    root, out = Path(root), Path(out)
+    notebooks = notebooks or sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    otter = shutil.which("otter", path=str(Path(sys.executable).parent)) or shutil.which("otter")
+    if otter is None:
+        raise SystemExit("falta otter-grader: instalalo con pip install 'leccion06-helpers[docente]'")
+    made = []
+    for path in notebooks:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        dest = out / path.stem
+        shutil.rmtree(dest, ignore_errors=True)
+        dest.mkdir(parents=True)
+        (dest / f"{path.stem}.ipynb").write_text(json.dumps(student_copy(nb), ensure_ascii=False, indent=1) + "\n",
+                                                 encoding="utf-8")
+        with tempfile.TemporaryDirectory() as tmp:
+            master = Path(tmp) / f"{path.stem}.ipynb"
+            master.write_text(json.dumps(master_notebook(nb, f"leccion06-{path.stem}"), ensure_ascii=False),
+                              encoding="utf-8")
+            (Path(tmp) / "requirements.txt").write_text(_requirements(root), encoding="utf-8")
+            command = [otter, "assign", "--no-run-tests", "--no-pdfs", str(master), str(Path(tmp) / "dist")]
+            done = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
+            if done.returncode:
+                raise SystemExit(f"otter assign falló con {path.name}:\n{done.stdout}\n{done.stderr}")
+            zips = sorted((Path(tmp) / "dist" / "autograder").glob("*.zip"))
+            shutil.copy(zips[-1], dest / "autograder.zip")
+            _same_as_ours(Path(tmp) / "dist" / "student" / master.name, dest / f"{path.stem}.ipynb")
+        made.append(dest / f"{path.stem}.ipynb")
+    return made

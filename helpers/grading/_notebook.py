@@ -1,0 +1,145 @@
+"""A lesson notebook read as an assignment: its "Tu turno" exercises, and the student copy without any answer.
+
+The conventions it relies on (docs/docente.md lists them for authors): a stub code cell starting with ``# Tu turno``
+followed by a code cell that is exactly ``helpers.check.<name>(<variable>)``; answers live under a markdown heading
+``### La nuestra`` (up to the next heading), in cells tagged ``exercise-answer`` or ``solution``, in ``<details>``
+blocks of markdown cells, or in cells calling ``.solution()`` / ``.hint(``; the setup cell is the first code cell.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import re
+from dataclasses import dataclass
+
+__all__ = ["GRADED_ENV", "Exercise", "exercises", "missing_after_drop", "student_copy"]
+
+GRADED_ENV = "LECCION06_CALIFICADO"  # set to "1" by a student copy's setup cell: helpers.check turns answers off
+_CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)\s*$")
+_ANSWER_TAGS = {"exercise-answer", "solution"}
+_DETAILS = re.compile(r"\n*<details>.*?</details>\n*", re.S)
+_GIVES_ANSWER = re.compile(r"\.solution\(|\.hint\(")
+_KEEP_METADATA = ("kernelspec", "language_info")
+_GRADED_LINES = (f'import os\n\nos.environ["{GRADED_ENV}"] = "1"  # copia para entregar: helpers.check no muestra '
+                 "soluciones\n")
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One "Tu turno": the checker's name, the learner's variable, and the cell indices of stub and check."""
+
+    name: str
+    variable: str
+    stub: int
+    check: int
+
+
+def _source(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def exercises(nb) -> list[Exercise]:
+    """The notebook's "Tu turno" exercises, in order; a stub without its check cell right after is an error."""
+    cells, found = nb["cells"], []
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] != "code" or not _source(cell).startswith("# Tu turno"):
+            continue
+        nxt = next((j for j in range(i + 1, len(cells)) if cells[j]["cell_type"] == "code"), None)
+        match = _CHECK.match(_source(cells[nxt]).strip()) if nxt is not None else None
+        if not match:
+            raise ValueError(f"la celda {i} empieza con «# Tu turno» pero la celda de código siguiente no es "
+                             "helpers.check.<nombre>(<variable>)")
+        found.append(Exercise(match[1], match[2], i, nxt))
+    return found
+
+
+def _dropped(cells) -> set[int]:
+    """Indices of the cells that hold or reveal a reference answer."""
+    drop, under_ours = set(), False
+    for i, cell in enumerate(cells):
+        src = _source(cell)
+        if cell["cell_type"] == "markdown" and src.lstrip().startswith("#"):
+            under_ours = bool(re.match(r"\s*###\s+La nuestra\b", src))
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if (under_ours or tags & _ANSWER_TAGS
+                or (cell["cell_type"] == "code" and _GIVES_ANSWER.search(src))):
+            drop.add(i)
+    return drop
+
+
+def _names(src: str) -> tuple[set[str], set[str]]:
+    """(names a cell binds, names it reads before or without binding them); magics are ignored."""
+    try:
+        tree = ast.parse(re.sub(r"^\s*[%!].*$", "", src, flags=re.M))
+    except SyntaxError:
+        return set(), set()
+    bound, read = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.Name):
+            (bound if isinstance(node.ctx, ast.Store) else read).add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return bound, read - bound
+
+
+def missing_after_drop(nb, drop: set[int]) -> dict[str, tuple[int, int]]:
+    """Names a dropped cell defined that a kept later cell reads: name -> (dropped cell, reading cell)."""
+    cells, defined_by, known, needs = nb["cells"], {}, set(), {}
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        bound, read = _names(_source(cell))
+        if i in drop:
+            defined_by.update({n: i for n in bound if n not in known})
+            continue
+        for n in sorted(read & set(defined_by) - known):
+            needs.setdefault(n, (defined_by[n], i))
+        known |= bound
+    return needs
+
+
+def _graded_setup(src: str) -> str:
+    """The setup cell with graded mode switched on before helpers is imported."""
+    if GRADED_ENV in src:
+        return src
+    at = src.find("try:\n    import helpers")
+    at = at if at >= 0 else src.find("import helpers")
+    if at < 0:
+        raise ValueError("la celda de preparación no importa helpers: no sé dónde prender el modo calificado")
+    return src[:at] + _GRADED_LINES + src[at:]
+
+
+def student_copy(nb):
+    """A copy to hand out: no reference answer in cells, outputs or metadata; graded mode on in the setup cell."""
+    drop = _dropped(nb["cells"])
+    needs = missing_after_drop(nb, drop)
+    if needs:
+        where = "; ".join(f"`{n}` (definida en la celda {d}, usada en la {u})" for n, (d, u) in needs.items())
+        raise ValueError(f"sin las celdas de la solución, otras celdas se quedan sin nombres que usan: {where}. "
+                         "Mové esas definiciones fuera de la solución (docs/docente.md, «Para autores»).")
+    out = copy.deepcopy(nb)
+    out["metadata"] = {k: v for k, v in nb.get("metadata", {}).items() if k in _KEEP_METADATA}
+    cells, setup_done = [], False
+    for i, cell in enumerate(out["cells"]):
+        if i in drop:
+            continue
+        src = _source(cell)
+        if cell["cell_type"] == "markdown" and "<details" in src:
+            src = _DETAILS.sub("\n\n", src).strip()
+            if not src:
+                continue
+        if cell["cell_type"] == "code" and not setup_done:
+            src, setup_done = _graded_setup(src), True
+        clean = {"cell_type": cell["cell_type"], "metadata": {}, "source": src}
+        clean.update({k: cell[k] for k in ("id", "attachments") if k in cell})
+        if cell["cell_type"] == "code":
+            clean.update(execution_count=None, outputs=[])
+        cells.append(clean)
+    out["cells"] = cells
+    return out
