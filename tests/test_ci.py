@@ -171,4 +171,4 @@ def test_a_kernel_that_dies_fails_its_notebook_fast_with_the_signals_name(tmp_pa
     took = time.monotonic() - t0
     out = capsys.readouterr().out
     assert "killed by SIGILL" in out and "Kernel dead" in out and "2 failed, 1 passed" in out, out
-    assert took < 60, f"a dead kernel took {took:.0f} s to fail (the cell timeout is {facts.CELL_TIMEOUT} s)"
+    assert took < 120, f"a dead kernel took {took:.0f} s to fail (the cell timeout is {facts.CELL_TIMEOUT} s)"
