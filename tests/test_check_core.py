@@ -472,3 +472,19 @@ def test_numpy_and_python_generators_and_warnings_filters_are_put_back():
     assert check.block_pre(block_pre_module.BloquePre).status == "correct"
     assert (np.random.rand(2) == expected[0]).all() and random.random() == expected[1]
     assert warnings.filters == filters
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_student_copy_for_grading_turns_the_answer_off(name, monkeypatch):
+    """Graded mode (the student copy's setup cell sets it): no solution(), no last hint, the rest as always."""
+    checker = CHECKERS[name]
+    reference = checker.solution().code
+    monkeypatch.setenv(_core.GRADED_ENV, "1")
+    for text in (str(checker.solution()), str(checker.hint(len(checker.hints)))):
+        assert "tu docente desactivó" in text and reference.strip().splitlines()[-1].strip() not in text, text
+        assert ".solution()" not in text
+    if len(checker.hints) > 1:
+        first = str(checker.hint(1))
+        assert first.startswith("Pista 1 de") and "desactivó" not in first and ".solution()" not in first
+    monkeypatch.setenv(_core.GRADED_ENV, "0")
+    assert checker.solution().code == reference and "solution()" in str(checker.hint(len(checker.hints)))

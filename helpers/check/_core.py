@@ -25,6 +25,7 @@ import html
 import inspect
 import itertools
 import math
+import os
 import random
 import re
 import signal
@@ -46,7 +47,8 @@ __all__ = ["HEADLINES", "STATUSES", "TIME_LIMIT_S", "Difference", "Exercise", "F
            "NoCopy", "NotAttempted", "Probe", "Raised", "TooSlow", "Verdict", "as_number", "build_fresh",
            "class_answer", "tensor_problem", "diagnose", "explain_count", "is_function", "is_stub", "judge_count",
            "kind_of", "render", "render_pair", "run_learner", "run_plain", "same_result", "seed_cpu",
-           "seeded_generator", "show_evidence", "show_number", "tensor_difference", "number_difference", "unregistered"]
+           "seeded_generator", "show_evidence", "show_number", "tensor_difference", "number_difference", "unregistered",
+           "GRADED_ENV", "graded"]
 
 STATUSES = ("not_attempted", "correct", "wrong")
 HEADLINES = {"not_attempted": "✏️  {name}: sin intentar todavía.",
@@ -847,19 +849,39 @@ class Exercise:
 
     # --- help
     def hint(self, n: int = 1, *extra, **kwargs) -> _Text:
-        """Hint number ``n`` (1 is the gentlest)."""
+        """Hint number ``n`` (1 is the gentlest); in graded mode the last, the most direct, is off."""
         total = len(self.hints)
         if extra or kwargs or isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= total:
             return _Text(f"helpers.check.{self.name} tiene {total} pistas: helpers.check.{self.name}.hint(1) a "
                          f"helpers.check.{self.name}.hint({total}).")
+        if graded() and n == total > 1:
+            return _Text(_turned_off(f"la pista {n}, la que más se acerca a la respuesta", self.name, total - 1))
         more = f" ¿Todavía no? helpers.check.{self.name}.hint({n + 1})" if n < total else (
-            f" Si te rendiste: helpers.check.{self.name}.solution()")
+            "" if graded() else f" Si te rendiste: helpers.check.{self.name}.solution()")
         text = f"Pista {n} de {total}: {self.hints[n - 1]}{more}"
         return _Text(textwrap.fill(text, _WIDTH, break_on_hyphens=False))
 
-    def solution(self, *extra, **kwargs) -> _Solution:
-        """The reference code, the same object the checker compares against."""
+    def solution(self, *extra, **kwargs) -> _Solution | _Text:
+        """The reference code, the same object the checker compares against (off in graded mode)."""
+        if graded():
+            return _Text(_turned_off("la solución", self.name, len(self.hints) - 1))
         return _Solution(self.name, inspect.getsource(self.reference).rstrip() + "\n")
+
+
+GRADED_ENV = "LECCION06_CALIFICADO"  # set by a student copy's setup cell (helpers.grading): solutions off
+
+
+def graded() -> bool:
+    """Whether this session is a student copy handed out for grading (GRADED_ENV is 1)."""
+    return os.environ.get(GRADED_ENV, "").strip() == "1"
+
+
+def _turned_off(what: str, name: str, hints_left: int) -> str:
+    pistas = (f" Las pistas helpers.check.{name}.hint(1) a hint({hints_left}) siguen a mano." if hints_left > 1 else
+              f" La pista helpers.check.{name}.hint(1) sigue a mano." if hints_left == 1 else "")
+    return textwrap.fill(f"Esta es una copia para entregar y calificar: tu docente desactivó {what}. El control "
+                         f"sigue diciéndote qué está mal cada vez que lo corrés.{pistas}", _WIDTH,
+                         break_on_hyphens=False)
 
 
 def _short(value) -> str:

@@ -13,9 +13,10 @@ import copy
 import re
 from dataclasses import dataclass
 
+from ..check._core import GRADED_ENV  # set to "1" by a student copy's setup cell: helpers.check turns answers off
+
 __all__ = ["GRADED_ENV", "Exercise", "exercises", "missing_after_drop", "student_copy"]
 
-GRADED_ENV = "LECCION06_CALIFICADO"  # set to "1" by a student copy's setup cell: helpers.check turns answers off
 _CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)\s*$")
 _ANSWER_TAGS = {"exercise-answer", "solution"}
 _DETAILS = re.compile(r"\n*<details>.*?</details>\n*", re.S)
