@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from test_check_use_loss import RIGHT as USE_LOSS_RIGHT
 from torch import nn
 
 import helpers
@@ -57,7 +58,7 @@ def no_device_seeding(monkeypatch):
 # ------------------------------------------------------------------------------------------------ the API
 def test_public_names_are_the_twelve_checkers():
     assert NAMES == ["ffn", "ffn_count", "residual_stack", "residual_pre", "layer_norm", "rms_norm", "block_pre",
-                     "mask", "block_count", "gpt_count", "escape_step", "warmup"]
+                     "mask", "block_count", "gpt_count", "use_loss", "escape_step", "warmup"]
     assert sorted(check.__all__) == sorted(["Verdict", *NAMES])
     for name in NAMES:
         assert getattr(check, name) is CHECKERS[name] and getattr(check, name).name == name
@@ -298,6 +299,7 @@ RIGHT = [
     ("gpt_count", _count_float(check.gpt_count.reference)),
     ("escape_step", _escape_numpy), ("escape_step", _escape_torch), ("escape_step", _escape_next),
     ("warmup", _warmup_float32), ("warmup", _warmup_numpy), ("warmup", _warmup_branches),
+    *[("use_loss", answer) for answer in USE_LOSS_RIGHT],  # written in tests/test_check_use_loss.py
 ]
 
 

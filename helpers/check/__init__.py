@@ -26,9 +26,10 @@ block_pre = _exercises.block_pre.checker            # class BloquePre(nn.Module)
 mask = _exercises.mask.checker                      # mascara_causal(T) -> (T, T) bool or float mask
 block_count = _exercises.block_count.checker        # params_bloque(d_model, d_ff) -> int
 gpt_count = _exercises.gpt_count.checker            # params_gpt(vocab, d_model, n_layers, ctx) -> int
+use_loss = _exercises.use_loss.checker              # perdida_en_uso(modelo, frases) -> nats per word, masked
 # notebook 05
 escape_step = _exercises.escape_step.checker        # paso_de_salida(pasos, aciertos, umbral=0.6) -> step or None
 warmup = _exercises.warmup.checker                  # lr_warmup(paso, warmup, lr) -> learning rate
 
 __all__ = ["Verdict", "block_count", "block_pre", "escape_step", "ffn", "ffn_count", "gpt_count", "layer_norm",
-           "mask", "residual_pre", "residual_stack", "rms_norm", "warmup"]
+           "mask", "residual_pre", "residual_stack", "rms_norm", "use_loss", "warmup"]

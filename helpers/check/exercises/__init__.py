@@ -14,8 +14,9 @@ from . import (
     residual_pre,
     residual_stack,
     rms_norm,
+    use_loss,
     warmup,
 )
 
 MODULES = (ffn, ffn_count, residual_stack, residual_pre, layer_norm, rms_norm, block_pre, mask, block_count,
-           gpt_count, escape_step, warmup)  # in the order of the notebooks
+           gpt_count, use_loss, escape_step, warmup)  # in the order of the notebooks
