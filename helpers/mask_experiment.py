@@ -26,16 +26,15 @@ from ._checks import boolean, non_negative_int, positive_int
 from .blocks import GPT
 from .progress import Progress
 
-__all__ = ["BATCH", "D_MODEL", "EVAL_EVERY", "EVAL_N", "EVAL_SEED", "LR", "N_HEADS", "N_LAYERS", "N_SENTENCES",
-           "SEEDS", "STEPS", "Pair", "build", "eval_set", "load", "loss_at_use", "train_pair"]
+__all__ = ["Pair", "build", "held_out", "loss_at_use", "stored_runs", "train_pair"]
 
-D_MODEL, N_LAYERS, N_HEADS = 32, 2, 2
-BATCH, LR, N_SENTENCES = 32, 3e-3, 3          # 3 sentences: 16 words, 15 predicted
-STEPS, EVAL_EVERY, SEEDS = 4000, 50, (0, 1, 2)
-EVAL_SEED, EVAL_N = 999, 256                  # the new sentences every curve is measured on
-CTX = 5 * N_SENTENCES                         # learned positions for the 15 inputs
+_D_MODEL, _N_LAYERS, _N_HEADS = 32, 2, 2
+_BATCH, _LR, _N_SENTENCES = 32, 3e-3, 3          # 3 sentences: 16 words, 15 predicted
+_STEPS, _EVAL_EVERY, _SEEDS = 4000, 50, (0, 1, 2)
+_EVAL_SEED, _EVAL_N = 999, 256                  # the new sentences every curve is measured on
+_CTX = 5 * _N_SENTENCES                         # learned positions for the 15 inputs
 _FILE = "data/mask_sweep.json"
-DATA = Path(__file__).parent / _FILE
+_DATA = Path(__file__).parent / _FILE
 
 
 def __dir__():
@@ -48,16 +47,16 @@ def build(seed: int = 0) -> GPT:
     seed = non_negative_int(seed, "seed")
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        model = GPT(len(grammar.WORDS), D_MODEL, N_LAYERS, ctx=CTX, n_heads=N_HEADS)
+        model = GPT(len(grammar.WORDS), _D_MODEL, _N_LAYERS, ctx=_CTX, n_heads=_N_HEADS)
         with torch.no_grad():  # GPT-2's 0.02 for the embeddings: nn.Embedding's 1 gives logits of ~d at the start
             model.tok.weight.normal_(0, 0.02)
             model.pos.weight.normal_(0, 0.02)
         return model
 
 
-def eval_set() -> torch.Tensor:
+def held_out() -> torch.Tensor:
     """The held-out sequences (new sentences) every loss at use is measured on."""
-    return grammar.sample(EVAL_N, N_SENTENCES, torch.Generator().manual_seed(EVAL_SEED))
+    return grammar.sample(_EVAL_N, _N_SENTENCES, torch.Generator().manual_seed(_EVAL_SEED))
 
 
 @torch.no_grad()
@@ -113,19 +112,19 @@ def _loss(logits, seqs):  # (R, B, T, V), (R, B, T+1) → each run's mean loss, 
         .view(logits.shape[0], -1).mean(1)
 
 
-def train_pair(steps: int = STEPS, seed: int = 0, eval_every: int = EVAL_EVERY, show_progress: bool = False) -> dict:
+def train_pair(steps: int = _STEPS, seed: int = 0, eval_every: int = _EVAL_EVERY, show_progress: bool = False) -> dict:
     """Train the masked and the unmasked GPT side by side; their losses: in training (each as it trains, every
-    step) and at use (with the mask, on eval_set(), every ``eval_every`` steps)."""
+    step) and at use (with the mask, on held_out(), every ``eval_every`` steps)."""
     steps, seed = positive_int(steps, "steps"), non_negative_int(seed, "seed")
     eval_every = positive_int(eval_every, "eval_every")
     pair = Pair(build(seed), (True, False))
-    opt = torch.optim.Adam(pair.parameters(), lr=LR)
-    gen, ev = torch.Generator().manual_seed(10_000 + seed), eval_set()
+    opt = torch.optim.Adam(pair.parameters(), lr=_LR)
+    gen, ev = torch.Generator().manual_seed(10_000 + seed), held_out()
     out = {"seed": seed, "steps": [], "use": {"masked": [], "unmasked": []},
            "train": {"masked": [], "unmasked": []}}
     bar = Progress(steps, "entrenando") if show_progress else None
     for step in range(1, steps + 1):
-        seqs = grammar.sample(BATCH, N_SENTENCES, gen).expand(2, -1, -1)      # the same batch for both
+        seqs = grammar.sample(_BATCH, _N_SENTENCES, gen).expand(2, -1, -1)      # the same batch for both
         losses = _loss(pair.forward(seqs[..., :-1]), seqs)
         opt.zero_grad()
         losses.sum().backward()                                                # each run gets its own gradient
@@ -145,7 +144,7 @@ def train_pair(steps: int = STEPS, seed: int = 0, eval_every: int = EVAL_EVERY, 
     return out
 
 
-def load(path: str | Path | None = None) -> dict:
+def stored_runs(path: str | Path | None = None) -> dict:
     """The stored sweep: {'meta': ..., 'runs': [train_pair results, rounded]}."""
     source = resources.files("helpers").joinpath(_FILE) if path is None else Path(path)
     data = json.loads(source.read_text(encoding="utf-8"))
@@ -171,24 +170,24 @@ def _one(seed: int, steps: int) -> tuple[dict, float]:
 
 def _write(out: Path, runs: list[dict], meta: dict) -> None:
     runs = sorted(runs, key=lambda r: r["seed"])
-    meta = {**meta, "seeds": [r["seed"] for r in runs], "d_model": D_MODEL, "n_layers": N_LAYERS, "n_heads": N_HEADS,
-            "batch": BATCH, "lr": LR, "eval_every": EVAL_EVERY, "eval_n": EVAL_N, "eval_seed": EVAL_SEED,
+    meta = {**meta, "seeds": [r["seed"] for r in runs], "d_model": _D_MODEL, "n_layers": _N_LAYERS, "n_heads": _N_HEADS,
+            "batch": _BATCH, "lr": _LR, "eval_every": _EVAL_EVERY, "eval_n": _EVAL_N, "eval_seed": _EVAL_SEED,
             "entropy": grammar.entropy_per_word(), "torch": torch.__version__,
             "command": "python -m helpers.mask_experiment"}
     out.write_text(json.dumps({"meta": meta, "runs": runs}) + "\n", encoding="utf-8")
     print(f"escrito {out}")
 
 
-def cli(argv=None) -> None:
+def _cli(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--steps", type=int, default=STEPS)
-    ap.add_argument("--seeds", type=int, nargs="+", default=list(SEEDS))
+    ap.add_argument("--steps", type=int, default=_STEPS)
+    ap.add_argument("--seeds", type=int, nargs="+", default=list(_SEEDS))
     ap.add_argument("--jobs", type=int, default=1, help="seeds trained at once, one process (and thread) each")
     ap.add_argument("--merge", type=Path, nargs="+", help="files written by --seeds runs: join them into --out")
-    ap.add_argument("--out", type=Path, default=DATA)
+    ap.add_argument("--out", type=Path, default=_DATA)
     args = ap.parse_args(argv)
     if args.merge:
-        parts = [load(p) for p in args.merge]
+        parts = [stored_runs(p) for p in args.merge]
         steps = {p["meta"]["steps"] for p in parts}
         if len(steps) != 1:
             raise SystemExit(f"los archivos tienen distintos pasos: {sorted(steps)}")
@@ -209,4 +208,4 @@ def cli(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    cli()
+    _cli()

@@ -32,11 +32,11 @@ def test_training_the_pair_is_training_two_gpts_apart():
     The key bias is left out: softmax ignores it, so its gradient is rounding noise that Adam scales up to lr."""
     steps, gen = 5, torch.Generator().manual_seed(10_000)
     pair = me.Pair(me.build(0), (True, False))
-    opt = torch.optim.Adam(pair.parameters(), lr=me.LR)
+    opt = torch.optim.Adam(pair.parameters(), lr=me._LR)
     apart = {c: me.build(0) for c in (True, False)}
-    opts = {c: torch.optim.Adam(m.parameters(), lr=me.LR) for c, m in apart.items()}
+    opts = {c: torch.optim.Adam(m.parameters(), lr=me._LR) for c, m in apart.items()}
     for _ in range(steps):
-        seqs = grammar.sample(me.BATCH, me.N_SENTENCES, gen)
+        seqs = grammar.sample(me._BATCH, me._N_SENTENCES, gen)
         losses = me._loss(pair.forward(seqs.expand(2, -1, -1)[..., :-1]), seqs.expand(2, -1, -1))
         opt.zero_grad()
         losses.sum().backward()
@@ -50,7 +50,7 @@ def test_training_the_pair_is_training_two_gpts_apart():
         for name, w in apart[c].named_parameters():
             ours, theirs = pair.p[name][r], w.detach()
             if name.endswith("in_proj_bias"):  # query, key, value: drop the key's
-                d = me.D_MODEL
+                d = me._D_MODEL
                 ours, theirs = torch.cat([ours[:d], ours[2 * d:]]), torch.cat([theirs[:d], theirs[2 * d:]])
             torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5, msg=name)
 
@@ -64,8 +64,8 @@ def test_build_is_seeded_and_leaves_the_global_generator_alone():
 
 
 def test_loss_at_use_is_the_exercise_reference():
-    model, ev = me.build(0), me.eval_set()
-    assert ev.shape == (me.EVAL_N, 1 + 5 * me.N_SENTENCES)
+    model, ev = me.build(0), me.held_out()
+    assert ev.shape == (me._EVAL_N, 1 + 5 * me._N_SENTENCES)
     with torch.no_grad():
         assert me.loss_at_use(model, ev) == pytest.approx(perdida_en_uso(model, ev), rel=1e-6)
 
@@ -80,30 +80,30 @@ def test_train_pair_records_what_the_notebook_reads():
 
 
 def test_stored_sweep_matches_the_module():
-    data = me.load()
+    data = me.stored_runs()
     meta = data["meta"]
-    assert (meta["steps"], meta["seeds"], meta["d_model"], meta["lr"]) == (me.STEPS, list(me.SEEDS), me.D_MODEL,
-                                                                           me.LR)
+    assert (meta["steps"], meta["seeds"], meta["d_model"], meta["lr"]) == (me._STEPS, list(me._SEEDS), me._D_MODEL,
+                                                                           me._LR)
     assert meta["entropy"] == pytest.approx(grammar.entropy_per_word())
-    assert [r["seed"] for r in data["runs"]] == list(me.SEEDS)
+    assert [r["seed"] for r in data["runs"]] == list(me._SEEDS)
     for run in data["runs"]:
-        assert run["steps"][-1] == me.STEPS and len(run["steps"]) == me.STEPS // me.EVAL_EVERY
+        assert run["steps"][-1] == me._STEPS and len(run["steps"]) == me._STEPS // me._EVAL_EVERY
         assert all(len(v) == len(run["steps"]) for v in run["use"].values())
-        assert all(len(v) == me.STEPS // run["train_every"] for v in run["train"].values())
+        assert all(len(v) == me._STEPS // run["train_every"] for v in run["train"].values())
 
 
 def test_the_command_writes_a_file_load_reads(tmp_path):
     out = tmp_path / "sweep.json"
-    me.cli(["--steps", "20", "--out", str(out)])
-    data = me.load(out)
-    assert len(data["runs"]) == len(me.SEEDS) and data["runs"][0]["steps"][-1] == 20
+    me._cli(["--steps", "20", "--out", str(out)])
+    data = me.stored_runs(out)
+    assert len(data["runs"]) == len(me._SEEDS) and data["runs"][0]["steps"][-1] == 20
 
 
 def test_single_seed_runs_merge_into_one_file(tmp_path):
     for seed in (1, 0):
-        me.cli(["--steps", "10", "--seeds", str(seed), "--out", str(tmp_path / f"s{seed}.json")])
-    me.cli(["--merge", str(tmp_path / "s1.json"), str(tmp_path / "s0.json"), "--out", str(tmp_path / "all.json")])
-    data = me.load(tmp_path / "all.json")
+        me._cli(["--steps", "10", "--seeds", str(seed), "--out", str(tmp_path / f"s{seed}.json")])
+    me._cli(["--merge", str(tmp_path / "s1.json"), str(tmp_path / "s0.json"), "--out", str(tmp_path / "all.json")])
+    data = me.stored_runs(tmp_path / "all.json")
     assert [r["seed"] for r in data["runs"]] == [0, 1] and data["meta"]["seeds"] == [0, 1]
     assert data["meta"]["steps"] == 10
 
@@ -112,4 +112,4 @@ def test_a_broken_file_says_how_to_regenerate(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"meta": {}}', encoding="utf-8")
     with pytest.raises(ValueError, match="mask_experiment"):
-        me.load(bad)
+        me.stored_runs(bad)
