@@ -37,7 +37,8 @@ THREADS ?= 1
 NB ?= $(wildcard notebooks/*.ipynb)
 
 .PHONY: help install lab test lint unit nbval grading test-matrix grid-report ci-deps test-browser test-browser-classic \
-        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep execute lock lock-compat site-env site \
+        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep sweep-mask execute lock lock-compat \
+        site-env site \
         site-pictures test-site lock-site release clean
 
 help:
@@ -233,6 +234,11 @@ bench: install
 # (the first four slices 1 187 s, warmup24 669 s). One slice into the file: python -m helpers.sweep_train --add NAME
 sweep: install
 	OMP_NUM_THREADS=2 $(BIN)/python -m helpers.sweep_train
+
+# Regenerate notebook 04's mask experiment (helpers/data/mask_sweep.json): 3 seeds x 4 000 steps, both models side by
+# side; the file's meta says how long it took.
+sweep-mask: install
+	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.mask_experiment --jobs 2
 
 # Re-run notebooks top to bottom in a fresh kernel and store their outputs; an exercise's answer (cells tagged
 # exercise-answer) is stored without its output, so the learner sees it only when they run it.

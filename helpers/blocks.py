@@ -251,7 +251,9 @@ class GPT(nn.Module):
         self.head = nn.Linear(d_model, vocab, bias=False)
         self.head.weight = self.tok.weight  # weight tying: the output compares with the input table
 
-    def forward(self, idx: torch.Tensor) -> torch.Tensor:
+    def forward(self, idx: torch.Tensor, causal: bool = True) -> torch.Tensor:
+        """idx: (batch, tokens) ids → logits (batch, tokens, vocab); ``causal=False`` drops the mask
+        (notebook 04's experiment: a model that sees the future)."""
         tensor(idx, "idx", "(batch, tokens)")
         if idx.is_floating_point() or idx.dtype == torch.bool:
             raise TypeError(f"idx debe tener ids de tokens enteros (torch.long); recibí {idx.dtype}: usá idx.long()")
@@ -267,7 +269,7 @@ class GPT(nn.Module):
             raise ValueError(f"idx tiene ids entre {lo} y {hi}, pero el vocabulario tiene vocab={self.vocab} "
                              f"(ids de 0 a {self.vocab - 1})")
         x = self.tok(idx) + (self.pos(torch.arange(T, device=idx.device)) if self.pos is not None else 0)
-        mask = causal_mask(T).to(idx.device)
+        mask = causal_mask(T).to(idx.device) if boolean(causal, "causal") else None
         for block in self.blocks:
             x = block(x, mask)
         return self.head(self.ln_f(x))

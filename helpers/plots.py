@@ -40,6 +40,8 @@ COLORS = {
     "class 0": "#0072B2",     # the two classes of a toy data set
     "class 1": "#E69F00",
     "layernorm": "#F0E442",   # yellow: a LayerNorm box in a diagram, wherever it sits
+    "masked": "#0072B2",      # notebook 04's experiment: trained with the causal mask (blue, solid)
+    "unmasked": "#D55E00",    # and without it (vermillion, dashed)
 }
 
 

@@ -67,7 +67,8 @@ def verdict_for(code: str, name: str, learner: str, where: str):
 def test_stored_notebook_keeps_each_stub_and_its_exact_not_attempted_verdict(path):
     nb = nbformat.read(path, as_version=4)
     found = exercises(nb)
-    assert 2 <= len(found) <= 4, f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for 2 to 4"
+    most = 5 if path.name == "04_encoder_block.ipynb" else 4  # issue 30 adds the mask experiment's to 04's four
+    assert 2 <= len(found) <= most, f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for 2 to {most}"
     for i, name, learner in found:
         assert name in check.__all__ and name != "Verdict", f"{path.name}: helpers.check.{name} does not exist"
         stub, intro = nb.cells[i - 1], nb.cells[i - 2]

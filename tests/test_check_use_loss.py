@@ -1,0 +1,89 @@
+"""helpers.check.use_loss (notebook 04, «la pérdida a la hora de usar»): right answers written other ways pass,
+and each known mistake, plus a few outside the gallery, gets a verdict that names it."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from helpers import check
+from helpers.check.exercises import use_loss
+
+
+def _log_softmax_gather(modelo, frases):
+    lp = modelo(frases[:, :-1]).log_softmax(-1)
+    return -lp.gather(-1, frases[:, 1:, None]).mean()  # a 0-d tensor is a number too
+
+
+def _reshape(modelo, frases):
+    x, y = frases[:, :-1], frases[:, 1:]
+    logits = modelo(x, causal=True)
+    return float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1)))
+
+
+def _loop(modelo, frases):
+    total, n = 0.0, 0
+    for fila in frases:
+        logits = modelo(fila[None, :-1])[0]
+        total += F.cross_entropy(logits, fila[1:], reduction="sum").item()
+        n += len(fila) - 1
+    return total / n
+
+
+RIGHT = [_log_softmax_gather, _reshape, _loop]
+
+
+def test_right_answers_written_other_ways_pass():
+    for answer in RIGHT:
+        verdict = check.use_loss(answer)
+        assert verdict.status == "correct", (answer.__name__, verdict)
+
+
+def test_each_known_mistake_is_named():
+    assert len(use_loss.mistakes) >= 5
+    for mistake in use_loss.mistakes:
+        verdict = check.use_loss(mistake.fn)
+        assert verdict.status == "wrong" and verdict.mistake == mistake.key, (mistake.key, verdict)
+        assert mistake.message in verdict.message and "Con la entrada «" in verdict.message
+
+
+def test_the_probes_tell_the_mask_apart():
+    """On every probe, with and without the mask give different losses (else no_mask could pass)."""
+    for probe in use_loss.PROBES:
+        with torch.no_grad():
+            con = use_loss.perdida_en_uso(*probe.fresh_args())
+            sin = use_loss._no_mask(*probe.fresh_args())
+        assert abs(con - sin) > 1e-3 * con, probe.name
+
+
+def test_outside_the_gallery_a_difference_is_shown():
+    def half(modelo, frases):
+        return use_loss.perdida_en_uso(modelo, frases) / 2
+
+    def tensor_out(modelo, frases):
+        return modelo(frases[:, :-1])
+
+    v = check.use_loss(half)
+    assert v.status == "wrong" and v.mistake == "unknown" and "la diferencia es" in v.message
+    v = check.use_loss(tensor_out)
+    assert v.status == "wrong" and v.mistake == "type" and "no un número" in v.message
+
+
+def test_stub_is_not_attempted_and_state_is_left_alone():
+    def perdida_en_uso(modelo, frases):
+        ...
+
+    before = torch.get_rng_state()
+    assert check.use_loss(perdida_en_uso).status == "not_attempted"
+    assert check.use_loss(use_loss.perdida_en_uso).status == "correct"
+    assert torch.equal(before, torch.get_rng_state())
+
+
+def test_bits_are_ln2_apart():
+    probe = use_loss.PROBES[0]
+    with torch.no_grad():
+        nats = use_loss.perdida_en_uso(*probe.fresh_args())
+        bits = use_loss._bits(*probe.fresh_args())
+    assert math.isclose(bits * math.log(2), nats, rel_tol=1e-6)

@@ -1,0 +1,100 @@
+"""helpers.mask_experiment: the batched pair is two helpers.blocks.GPT trained apart, its loss at use is the
+exercise's reference, and the stored sweep is what the module's command writes."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from helpers import grammar
+from helpers import mask_experiment as me
+from helpers.check.exercises.use_loss import perdida_en_uso
+
+
+def test_pair_forward_is_the_gpt_with_and_without_mask():
+    model = me.build(3)
+    pair = me.Pair(model, (True, False))
+    seqs = grammar.sample(6, 3, torch.Generator().manual_seed(0))[:, :-1]
+    with torch.no_grad():
+        out = pair.forward(seqs.expand(2, -1, -1))
+        torch.testing.assert_close(out[0], model(seqs), rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(out[1], model(seqs, causal=False), rtol=1e-5, atol=1e-5)
+        both_masked = pair.forward(seqs.expand(2, -1, -1), causal=True)
+        torch.testing.assert_close(both_masked[1], model(seqs), rtol=1e-5, atol=1e-5)
+    assert not torch.allclose(out[0], out[1], atol=1e-3)  # the mask matters
+
+
+def test_the_pair_gets_each_gpts_own_gradient():
+    """One batched backward gives each run the gradient its helpers.blocks.GPT gets alone, on the same batch.
+    Adam is elementwise, so one torch.optim.Adam over the stacked weights is then each run's own Adam."""
+    seqs = grammar.sample(me._BATCH, me._N_SENTENCES, torch.Generator().manual_seed(10_000))
+    pair = me.Pair(me.build(0), (True, False))
+    me._loss(pair.forward(seqs.expand(2, -1, -1)[..., :-1]), seqs.expand(2, -1, -1)).sum().backward()
+    for r, causal in enumerate((True, False)):
+        alone = me.build(0)
+        F.cross_entropy(alone(seqs[:, :-1], causal=causal).flatten(0, 1), seqs[:, 1:].flatten()).backward()
+        for name, w in alone.named_parameters():
+            torch.testing.assert_close(pair.p[name].grad[r], w.grad, rtol=1e-4, atol=1e-6, msg=name)
+
+
+def test_build_is_seeded_and_leaves_the_global_generator_alone():
+    state = torch.get_rng_state()
+    a, b = me.build(1), me.build(1)
+    assert all(torch.equal(x, y) for x, y in zip(a.parameters(), b.parameters()))
+    assert torch.equal(state, torch.get_rng_state())
+    assert a.tok.weight.std().item() < 0.05  # GPT-2's 0.02, not nn.Embedding's 1
+
+
+def test_loss_at_use_is_the_exercise_reference():
+    model, ev = me.build(0), me.held_out()
+    assert ev.shape == (me._EVAL_N, 1 + 5 * me._N_SENTENCES)
+    with torch.no_grad():
+        assert me.loss_at_use(model, ev) == pytest.approx(perdida_en_uso(model, ev), rel=1e-6)
+
+
+def test_train_pair_records_what_the_notebook_reads():
+    out = me.train_pair(30, seed=0, eval_every=10)
+    assert out["steps"] == [10, 20, 30]
+    for kind, n in (("use", 3), ("train", 30)):
+        assert set(out[kind]) == {"masked", "unmasked"}
+        assert all(len(v) == n and all(math.isfinite(x) for x in v) for v in out[kind].values())
+    assert out["use"]["masked"][-1] < math.log(12)  # 30 steps already beat spreading evenly
+
+
+def test_stored_sweep_matches_the_module():
+    data = me.stored_runs()
+    meta = data["meta"]
+    assert (meta["steps"], meta["seeds"], meta["d_model"], meta["lr"]) == (me._STEPS, list(me._SEEDS), me._D_MODEL,
+                                                                           me._LR)
+    assert meta["entropy"] == pytest.approx(grammar.entropy_per_word())
+    assert [r["seed"] for r in data["runs"]] == list(me._SEEDS)
+    for run in data["runs"]:
+        assert run["steps"][-1] == me._STEPS and len(run["steps"]) == me._STEPS // me._EVAL_EVERY
+        assert all(len(v) == len(run["steps"]) for v in run["use"].values())
+        assert all(len(v) == me._STEPS // run["train_every"] for v in run["train"].values())
+
+
+def test_the_command_writes_a_file_load_reads(tmp_path):
+    out = tmp_path / "sweep.json"
+    me._cli(["--steps", "20", "--out", str(out)])
+    data = me.stored_runs(out)
+    assert len(data["runs"]) == len(me._SEEDS) and data["runs"][0]["steps"][-1] == 20
+
+
+def test_single_seed_runs_merge_into_one_file(tmp_path):
+    for seed in (1, 0):
+        me._cli(["--steps", "10", "--seeds", str(seed), "--out", str(tmp_path / f"s{seed}.json")])
+    me._cli(["--merge", str(tmp_path / "s1.json"), str(tmp_path / "s0.json"), "--out", str(tmp_path / "all.json")])
+    data = me.stored_runs(tmp_path / "all.json")
+    assert [r["seed"] for r in data["runs"]] == [0, 1] and data["meta"]["seeds"] == [0, 1]
+    assert data["meta"]["steps"] == 10
+
+
+def test_a_broken_file_says_how_to_regenerate(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"meta": {}}', encoding="utf-8")
+    with pytest.raises(ValueError, match="mask_experiment"):
+        me.stored_runs(bad)
