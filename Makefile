@@ -37,7 +37,7 @@ THREADS ?= 1
 NB ?= $(wildcard notebooks/*.ipynb)
 
 .PHONY: help install lab test lint unit nbval test-matrix grid-report ci-deps test-browser test-browser-classic \
-        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep execute lock lock-compat site-env site \
+        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep depth execute lock lock-compat site-env site \
         site-pictures test-site lock-site release clean
 
 help:
@@ -226,6 +226,10 @@ bench: install
 # (the first four slices 1 187 s, warmup24 669 s). One slice into the file: python -m helpers.sweep_train --add NAME
 sweep: install
 	OMP_NUM_THREADS=2 $(BIN)/python -m helpers.sweep_train
+
+# Regenerate notebook 02's 96-layer runs (helpers/data/depth96.json): 8 runs, 33 min on a busy 2-core machine
+depth: install
+	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.depth
 
 # Re-run notebooks top to bottom in a fresh kernel and store their outputs; an exercise's answer (cells tagged
 # exercise-answer) is stored without its output, so the learner sees it only when they run it.

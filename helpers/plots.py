@@ -31,6 +31,7 @@ COLORS = {
     "baseline": "#555555",    # dark grey, drawn dashed
     "residual": "#009E73",    # bluish green: with residual
     "plain": "#E69F00",       # orange: without residual
+    "layernorm only": "#56B4E9",  # sky blue: LayerNorm without residual (notebook 02, 96 layers)
     "relu": "#0072B2",
     "gelu": "#E69F00",
     "input": "#BBBBBB",       # light grey: what goes in

@@ -56,8 +56,8 @@ def no_device_seeding(monkeypatch):
 
 # ------------------------------------------------------------------------------------------------ the API
 def test_public_names_are_the_twelve_checkers():
-    assert NAMES == ["ffn", "ffn_count", "residual_stack", "residual_pre", "layer_norm", "rms_norm", "block_pre",
-                     "mask", "block_count", "gpt_count", "escape_step", "warmup"]
+    assert NAMES == ["ffn", "ffn_count", "residual_stack", "residual_pre", "depth_step", "layer_norm", "rms_norm",
+                     "block_pre", "mask", "block_count", "gpt_count", "escape_step", "warmup"]
     assert sorted(check.__all__) == sorted(["Verdict", *NAMES])
     for name in NAMES:
         assert getattr(check, name) is CHECKERS[name] and getattr(check, name).name == name
@@ -278,6 +278,11 @@ def _warmup_branches(paso, warmup, lr):
     return lr
 
 
+def _depth_step_branches(h, subcapa, ln, residual, norma):
+    salida = subcapa(ln(h)) if norma else subcapa(h)
+    return salida + h if residual else salida
+
+
 RIGHT = [
     ("ffn", _ffn_sequential()), ("ffn", _ffn_module_list()), ("ffn", _ffn_declared_backwards()),
     ("ffn", ffn_module.MiFFN(8, 40)),  # an instance of a right class: its class is built fresh
@@ -285,6 +290,7 @@ RIGHT = [
     ("ffn_count", _count_float(check.ffn_count.reference)), ("ffn_count", _ffn_count_np_prod),
     ("residual_stack", _stack_reduce), ("residual_stack", _stack_index), ("residual_stack", _stack_on_a_copy),
     ("residual_pre", _pre_two_lines),
+    ("depth_step", _depth_step_branches),  # its other right answers: tests/test_check_depth_step.py
     ("layer_norm", _ln_functional), ("layer_norm", _ln_module_inside), ("layer_norm", _ln_float),
     ("layer_norm", _ln_float64_inside),
     ("rms_norm", _rms_rsqrt), ("rms_norm", _rms_module_inside),

@@ -18,6 +18,7 @@ ffn_count = _exercises.ffn_count.checker            # params_ffn(d_model, d_ff) 
 # notebook 02
 residual_stack = _exercises.residual_stack.checker  # apilar(x, subcapas) -> the final stream
 residual_pre = _exercises.residual_pre.checker      # paso_pre(x, subcapa, ln) -> one pre-norm residual step
+depth_step = _exercises.depth_step.checker          # paso_variante(h, subcapa, ln, residual, norma) -> one layer
 # notebook 03
 layer_norm = _exercises.layer_norm.checker          # mi_layer_norm(x, gamma, beta, eps=1e-5)
 rms_norm = _exercises.rms_norm.checker              # mi_rms_norm(x, gamma, eps=1e-5)
@@ -30,5 +31,5 @@ gpt_count = _exercises.gpt_count.checker            # params_gpt(vocab, d_model,
 escape_step = _exercises.escape_step.checker        # paso_de_salida(pasos, aciertos, umbral=0.6) -> step or None
 warmup = _exercises.warmup.checker                  # lr_warmup(paso, warmup, lr) -> learning rate
 
-__all__ = ["Verdict", "block_count", "block_pre", "escape_step", "ffn", "ffn_count", "gpt_count", "layer_norm",
-           "mask", "residual_pre", "residual_stack", "rms_norm", "warmup"]
+__all__ = ["Verdict", "block_count", "block_pre", "depth_step", "escape_step", "ffn", "ffn_count", "gpt_count",
+           "layer_norm", "mask", "residual_pre", "residual_stack", "rms_norm", "warmup"]

@@ -5,6 +5,7 @@ sentences, and the check. Adding an exercise is adding a module here and its nam
 from . import (
     block_count,
     block_pre,
+    depth_step,
     escape_step,
     ffn,
     ffn_count,
@@ -17,5 +18,5 @@ from . import (
     warmup,
 )
 
-MODULES = (ffn, ffn_count, residual_stack, residual_pre, layer_norm, rms_norm, block_pre, mask, block_count,
-           gpt_count, escape_step, warmup)  # in the order of the notebooks
+MODULES = (ffn, ffn_count, residual_stack, residual_pre, depth_step, layer_norm, rms_norm, block_pre, mask,
+           block_count, gpt_count, escape_step, warmup)  # in the order of the notebooks
