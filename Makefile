@@ -37,8 +37,8 @@ THREADS ?= 1
 NB ?= $(wildcard notebooks/*.ipynb)
 
 .PHONY: help install lab test lint unit nbval grading test-matrix grid-report ci-deps test-browser test-browser-classic \
-        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep sweep-mask execute lock lock-compat \
-        site-env site \
+        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep sweep-mask depth execute lock \
+        lock-compat site-env site \
         site-pictures test-site lock-site release clean
 
 help:
@@ -239,6 +239,10 @@ sweep: install
 # side; the file's meta says how long it took.
 sweep-mask: install
 	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.mask_experiment --jobs 2
+
+# Regenerate notebook 02's 96-layer runs (helpers/data/depth96.json): 8 runs, 33 min on a busy 2-core machine
+depth: install
+	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.depth
 
 # Re-run notebooks top to bottom in a fresh kernel and store their outputs; an exercise's answer (cells tagged
 # exercise-answer) is stored without its output, so the learner sees it only when they run it.

@@ -14,8 +14,9 @@ try:  # the release this is (pyproject's version); the setup cell compares it wi
 except metadata.PackageNotFoundError:  # imported from a checkout that was never installed
     __version__ = "0+desconocida"
 
-__all__ = ["blocks", "check", "check_env", "claim", "claims", "engine", "fmt", "grading", "grammar", "layernorm",
-           "mask_experiment", "params", "plots", "probes", "progress", "sweep", "sweep_train", "toydata", "widgets"]
+__all__ = ["blocks", "check", "check_env", "claim", "claims", "depth", "engine", "fmt", "grading", "grammar",
+           "layernorm", "mask_experiment", "params", "plots", "probes", "progress", "sweep", "sweep_train", "toydata",
+           "widgets"]
 
 
 def __getattr__(name: str):

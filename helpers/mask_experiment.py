@@ -26,7 +26,7 @@ from ._validate import boolean, non_negative_int, positive_int
 from .blocks import GPT
 from .progress import Progress
 
-__all__ = ["Pair", "build", "held_out", "loss_at_use", "stored_runs", "train_pair"]
+__all__ = ["Pair", "build_gpt", "held_out", "loss_at_use", "stored_runs", "train_pair"]
 
 _D_MODEL, _N_LAYERS, _N_HEADS = 32, 2, 2
 _BATCH, _LR, _N_SENTENCES = 32, 3e-3, 3          # 3 sentences: 16 words, 15 predicted
@@ -41,7 +41,7 @@ def __dir__():
     return __all__
 
 
-def build(seed: int = 0) -> GPT:
+def build_gpt(seed: int = 0) -> GPT:
     """The experiment's GPT (embeddings drawn as GPT-2's), initialized under ``torch.manual_seed(seed)``; the
     caller's random state is kept."""
     seed = non_negative_int(seed, "seed")
@@ -117,7 +117,7 @@ def train_pair(steps: int = _STEPS, seed: int = 0, eval_every: int = _EVAL_EVERY
     step) and at use (with the mask, on held_out(), every ``eval_every`` steps)."""
     steps, seed = positive_int(steps, "steps"), non_negative_int(seed, "seed")
     eval_every = positive_int(eval_every, "eval_every")
-    pair = Pair(build(seed), (True, False))
+    pair = Pair(build_gpt(seed), (True, False))
     opt = torch.optim.Adam(pair.parameters(), lr=_LR)
     gen, ev = torch.Generator().manual_seed(10_000 + seed), held_out()
     out = {"seed": seed, "steps": [], "use": {"masked": [], "unmasked": []},

@@ -33,6 +33,8 @@ COLORS = {
     "baseline": "#555555",    # dark grey, drawn dashed
     "residual": "#009E73",    # bluish green: with residual
     "plain": "#E69F00",       # orange: without residual
+    "layernorm only": "#56B4E9",  # sky blue: LayerNorm without residual (notebook 02, 96 layers)
+    "residual only": "#000000",   # black: residual without LayerNorm (same figure; green is too close to pre-norm)
     "relu": "#0072B2",
     "gelu": "#E69F00",
     "input": "#BBBBBB",       # light grey: what goes in

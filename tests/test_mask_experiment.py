@@ -15,7 +15,7 @@ from helpers.check.exercises.use_loss import perdida_en_uso
 
 
 def test_pair_forward_is_the_gpt_with_and_without_mask():
-    model = me.build(3)
+    model = me.build_gpt(3)
     pair = me.Pair(model, (True, False))
     seqs = grammar.sample(6, 3, torch.Generator().manual_seed(0))[:, :-1]
     with torch.no_grad():
@@ -31,10 +31,10 @@ def test_the_pair_gets_each_gpts_own_gradient():
     """One batched backward gives each run the gradient its helpers.blocks.GPT gets alone, on the same batch.
     Adam is elementwise, so one torch.optim.Adam over the stacked weights is then each run's own Adam."""
     seqs = grammar.sample(me._BATCH, me._N_SENTENCES, torch.Generator().manual_seed(10_000))
-    pair = me.Pair(me.build(0), (True, False))
+    pair = me.Pair(me.build_gpt(0), (True, False))
     me._loss(pair.forward(seqs.expand(2, -1, -1)[..., :-1]), seqs.expand(2, -1, -1)).sum().backward()
     for r, causal in enumerate((True, False)):
-        alone = me.build(0)
+        alone = me.build_gpt(0)
         F.cross_entropy(alone(seqs[:, :-1], causal=causal).flatten(0, 1), seqs[:, 1:].flatten()).backward()
         for name, w in alone.named_parameters():
             torch.testing.assert_close(pair.p[name].grad[r], w.grad, rtol=1e-4, atol=1e-6, msg=name)
@@ -42,14 +42,14 @@ def test_the_pair_gets_each_gpts_own_gradient():
 
 def test_build_is_seeded_and_leaves_the_global_generator_alone():
     state = torch.get_rng_state()
-    a, b = me.build(1), me.build(1)
+    a, b = me.build_gpt(1), me.build_gpt(1)
     assert all(torch.equal(x, y) for x, y in zip(a.parameters(), b.parameters()))
     assert torch.equal(state, torch.get_rng_state())
     assert a.tok.weight.std().item() < 0.05  # GPT-2's 0.02, not nn.Embedding's 1
 
 
 def test_loss_at_use_is_the_exercise_reference():
-    model, ev = me.build(0), me.held_out()
+    model, ev = me.build_gpt(0), me.held_out()
     assert ev.shape == (me._EVAL_N, 1 + 5 * me._N_SENTENCES)
     with torch.no_grad():
         assert me.loss_at_use(model, ev) == pytest.approx(perdida_en_uso(model, ev), rel=1e-6)

@@ -23,6 +23,8 @@ COLAB_TABLE = "[tool.leccion06.colab]"
 # Text that names a version it was measured with, not a pin: (file, text on the line, why).
 RECORDS = [
     ("helpers/data/norm_sweep.json", '"torch":', "the sweep's metadata: the torch it ran on"),
+    ("helpers/data/depth96.json", '"torch":', "notebook 02's 96-layer runs: the torch they ran on"),
+    ("helpers/data/mask_sweep.json", '"torch":', "notebook 04's mask experiment: the torch it ran on"),
     ("README.md", "machine (torch", "the engine benchmark: the torch it was measured with"),
 ]
 # Arbitrary versions fed to a pure function, not statements about Colab: (file, why)

@@ -1,0 +1,128 @@
+"""Notebook 02 · ``paso_variante(h, subcapa, ln, residual, norma)``: one layer of any of the four stacks. The sublayer
+reads LN(h) when ``norma``, else h; its output is added to h when ``residual``, else it replaces h. Checked by
+``helpers.check.depth_step(paso_variante)``; helpers.depth.step is the same step (a test holds them equal)."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
+
+ORDER = (2, 3)  # notebook 02, its third exercise: the registry lists exercises in this order
+
+
+# ---- the reference: solution() shows this source, and the checker compares against it
+def paso_variante(h, subcapa, ln, residual, norma):
+    entrada = ln(h) if norma else h      # la subcapa lee la corriente normalizada, o tal cual
+    if residual:
+        return h + subcapa(entrada)      # suma a la corriente como venía
+    return subcapa(entrada)              # reemplaza la corriente
+
+
+HINTS = (
+    "Son dos preguntas independientes. ¿Qué lee la subcapa: la corriente tal cual o normalizada? ¿Qué pasa con lo "
+    "que devuelve: se suma a la corriente o la reemplaza?",
+    "LayerNorm va solo en la entrada de la subcapa, como en tu paso_pre: lo que se suma es la h de antes de ln. Con "
+    "residual=False no hay suma: el resultado es solo lo que devuelve la subcapa.",
+)
+
+
+# ---- the inputs: every combination of the two pieces; a LayerNorm with γ and β far from 1 and 0
+def _layer_norm(d: int, g: torch.Generator) -> nn.LayerNorm:
+    ln = nn.LayerNorm(d)
+    ln.weight.copy_(torch.rand(d, generator=g) + 0.5)
+    ln.bias.copy_(torch.randn(d, generator=g))
+    return ln
+
+
+def _sublayer(d: int, g: torch.Generator) -> nn.Module:
+    capa = nn.Sequential(nn.Linear(d, d), nn.Tanh(), nn.Linear(d, d))
+    for p in capa.parameters():
+        p.copy_(torch.randn(p.shape, generator=g) * 0.6)
+    return capa
+
+
+_COMBOS = ((False, False, "ninguna pieza"), (True, False, "solo residual"), (False, True, "solo LayerNorm"),
+           (True, True, "las dos"))
+
+
+def _probes() -> list[Probe]:
+    g = seeded_generator(30)
+    probes = []
+    for shape, scale, shift in (((3, 4, 6), 2.0, 1.0), ((2, 5), 3.0, -1.0)):
+        d = shape[-1]
+        for residual, norma, name in _COMBOS:
+            x = torch.randn(shape, generator=g) * scale + shift
+            probes.append(Probe(f"{name}, d = {d}", (x, _sublayer(d, g), _layer_norm(d, g), residual, norma),
+                                 f"x de forma {tuple(shape)}, residual={residual}, norma={norma}"))
+    return probes
+
+
+# ---- the known mistakes, written the way learners write them
+mistakes = Gallery()
+
+
+@mistakes.add("swapped", "Cruzaste las dos piezas: residual decide si se suma, y norma si la subcapa lee la corriente "
+                         "normalizada. Con tu código, «solo residual» normaliza y «solo LayerNorm» suma.")
+def _swapped(h, subcapa, ln, residual, norma):
+    entrada = ln(h) if residual else h
+    return h + subcapa(entrada) if norma else subcapa(entrada)
+
+
+@mistakes.add("norm_after", "Normalizaste después: LN(h + F(h)) o LN(F(h)). Acá LayerNorm va a la entrada de la "
+                            "subcapa; con las dos piezas, lo tuyo es post-norm, la línea del paper, y no pre-norm.")
+def _norm_after(h, subcapa, ln, residual, norma):
+    salida = h + subcapa(h) if residual else subcapa(h)
+    return ln(salida) if norma else salida
+
+
+@mistakes.add("normalized_skip", "Con las dos piezas sumaste la corriente ya normalizada, LN(h) + F(LN(h)): el "
+                                 "residual lleva la h de antes de LayerNorm, la corriente sin tocar.")
+def _normalized_skip(h, subcapa, ln, residual, norma):
+    if norma:
+        h = ln(h)
+    return h + subcapa(h) if residual else subcapa(h)
+
+
+@mistakes.add("norm_ignored", "No usaste ln: con norma=True la subcapa tiene que leer ln(h).")
+def _norm_ignored(h, subcapa, ln, residual, norma):
+    return h + subcapa(h) if residual else subcapa(h)
+
+
+@mistakes.add("residual_ignored", "Nunca sumaste la corriente: con residual=True el resultado es h + lo que devuelve "
+                                  "la subcapa.")
+def _residual_ignored(h, subcapa, ln, residual, norma):
+    return subcapa(ln(h) if norma else h)
+
+
+@mistakes.add("always_residual", "Sumaste la corriente siempre, también con residual=False: sin residual, lo que "
+                                 "devuelve la subcapa reemplaza a h.")
+def _always_residual(h, subcapa, ln, residual, norma):
+    return h + subcapa(ln(h) if norma else h)
+
+
+@mistakes.add("always_norm", "Normalizaste siempre, también con norma=False: sin LayerNorm, la subcapa lee h tal cual.")
+def _always_norm(h, subcapa, ln, residual, norma):
+    return h + subcapa(ln(h)) if residual else subcapa(ln(h))
+
+
+@mistakes.add("norm_replaces_residual", "Con las dos piezas devolviste solo una: la subcapa leyó ln(h), pero no "
+                                        "sumaste h (o sumaste h sin normalizar la entrada). Con las dos, es "
+                                        "h + F(LN(h)).")
+def _norm_replaces_residual(h, subcapa, ln, residual, norma):
+    if norma:
+        return subcapa(ln(h))
+    return h + subcapa(h) if residual else subcapa(h)
+
+
+# ---- the check
+def assess(ex: Exercise, answer):
+    """paso_variante(h, subcapa, ln, residual, norma): the four stacks' layer, for every combination."""
+    return ex.judge_function(answer, _probes(), tensor_difference,
+                             "Da lo mismo que la referencia en las cuatro variantes (ninguna pieza, solo residual, "
+                             "solo LayerNorm, las dos), con entradas de dos formas.")
+
+
+checker = Exercise("depth_step", reference=paso_variante, hints=HINTS, assess=assess, mistakes=mistakes,
+                   expects="tu función, sin llamarla")

@@ -1,0 +1,87 @@
+"""helpers.depth: the four stacks differ by one step, start from the same weights, and the stored runs are what the
+module trains; notebook 02's visible 20-layer net (RedProfunda) is the residual stack."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from helpers import depth
+from helpers.check.exercises import depth_step
+
+
+def _sub(h):
+    return torch.tanh(2 * h + 1)
+
+
+def test_step_is_the_exercise_reference_for_every_combination():
+    g = torch.Generator().manual_seed(0)
+    h, ln = torch.randn(3, 5, generator=g), nn.LayerNorm(5)
+    with torch.no_grad():
+        ln.weight.uniform_(0.5, 1.5)
+        ln.bias.uniform_(-1, 1)
+    for residual, norm in depth.VARIANTS.values():
+        assert torch.equal(depth.step(h, _sub, ln, residual, norm),
+                           depth_step.paso_variante(h, _sub, ln, residual, norm))
+    assert torch.equal(depth.step(h, _sub, ln, True, True), h + _sub(ln(h)))  # pre-norm
+    assert torch.equal(depth.step(h, _sub, ln, False, False), _sub(h))
+
+
+def test_the_four_variants_share_their_weights_and_leave_the_random_state_alone():
+    state = torch.random.get_rng_state()
+    stacks = [depth.Stack(v, 5, width=8, seed=3) for v in depth.VARIANTS]
+    assert torch.equal(state, torch.random.get_rng_state())
+    for s in stacks[1:]:
+        for a, b in zip(stacks[0].state_dict().values(), s.state_dict().values()):
+            assert torch.equal(a, b)
+    he = depth.Stack("plain", 5, width=8, init="he", seed=3)
+    assert not torch.equal(he.capas[0].weight, stacks[0].capas[0].weight)
+    assert torch.count_nonzero(he.capas[0].bias) == 0
+    assert torch.equal(he.entrada.weight, stacks[0].entrada.weight)  # He touches only the hidden layers
+
+
+def test_residual_stack_is_notebook_02s_red_profunda():
+    """The notebook's RedProfunda(residual=True) after torch.manual_seed(0): same weights, same output."""
+    torch.manual_seed(0)
+    entrada, capas = nn.Linear(2, 64), nn.ModuleList(nn.Linear(64, 64) for _ in range(20))
+    salida = nn.Linear(64, 2)
+    x = torch.randn(7, 2)
+    h = entrada(x)
+    for capa in capas:
+        h = h + torch.relu(capa(h))
+    stack = depth.Stack("residual", 20)
+    assert torch.equal(stack.capas[19].weight, capas[19].weight)
+    assert torch.allclose(stack(x), salida(h))
+
+
+def test_measure_sees_the_failures_at_depth():
+    x, y = depth._spirals()[2:]
+    x, y = x[:64], y[:64]
+    plain = depth.measure(depth.Stack("plain", 48), x, y)
+    pre = depth.measure(depth.Stack("pre", 48), x, y)
+    res = depth.measure(depth.Stack("residual", 48), x, y)
+    assert len(plain["act"]) == 49
+    assert plain["grad_first"] < 1e-12 < 1 < pre["grad_first"] < 1e3
+    assert res["act"][-1] > 1e4 * res["act"][0]
+
+
+def test_bad_arguments_say_what_was_expected():
+    for kwargs, word in [({"variant": "post"}, "variant"), ({"init": "xavier"}, "init"), ({"n_layers": 0}, "n_layers")]:
+        args = {"variant": "pre", "n_layers": 2} | kwargs
+        try:
+            depth.Stack(**args)
+        except ValueError as e:
+            assert word in str(e)
+        else:
+            raise AssertionError(f"{kwargs} was accepted")
+
+
+def test_stored_runs_cover_the_grid_and_a_short_run_reproduces_their_start():
+    data = depth.load_runs()
+    runs = data["runs"]
+    assert {(r["variant"], r["init"]) for r in runs} == {(v, i) for v in depth.VARIANTS for i in depth.INITS}
+    assert all(r["n_layers"] == 96 and r["step"][-1] == data["meta"]["steps"] == depth.STEPS for r in runs)
+    seed0 = next(r for r in runs if (r["variant"], r["init"], r["seed"]) == ("pre", "default", 0))
+    hist = depth.train(depth.Stack("pre", 96), depth._spirals(), steps=1, every=1)
+    assert abs(hist["loss"][0] - seed0["loss"][0]) < 1e-3  # the loss before training, rounded to 4 digits
+    assert abs(hist["acc"][0] - seed0["acc"][0]) < 1e-3
