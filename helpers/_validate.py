@@ -6,8 +6,21 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["boolean", "float_input", "fraction", "heads_divide", "non_negative_int", "one_of", "positive_float",
-           "positive_int", "tensor"]
+__all__ = ["MAX_BYTES", "affordable", "boolean", "float_input", "fraction", "heads_divide", "non_negative_int",
+           "one_of", "positive_float", "positive_int", "tensor"]
+
+MAX_BYTES = 4 * 2**30  # the most memory helpers builds may ask for, outside the meta device (GPT-2 large: 3.1 GB)
+
+
+def affordable(n_bytes: int, what: str) -> None:
+    """The one size rule: refuse, before allocating, what would ask for more than MAX_BYTES (meta device aside)."""
+    import torch
+
+    from .fmt import thousands
+
+    if n_bytes > MAX_BYTES and torch.empty(0).device.type != "meta":
+        raise MemoryError(f"{what}: {thousands(n_bytes / 1e9, 1)} GB, más que los {MAX_BYTES // 2**30} GiB que "
+                          "helpers deja reservar. Usá un tamaño más chico.")
 
 
 def _got(value) -> str:

@@ -8,7 +8,18 @@ import math
 import torch
 from torch import nn
 
-from ._validate import boolean, float_input, fraction, heads_divide, non_negative_int, one_of, positive_int, tensor
+from . import _validate
+from ._validate import (
+    affordable,
+    boolean,
+    float_input,
+    fraction,
+    heads_divide,
+    non_negative_int,
+    one_of,
+    positive_int,
+    tensor,
+)
 from .fmt import thousands
 from .params import attention_params, ffn_params, gpt_params, layernorm_params
 
@@ -16,7 +27,6 @@ __all__ = ["Block", "GPT", "causal_mask", "copy_encoder_layer"]
 
 _NORMS = ("post", "pre", "sandwich")
 _ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU}
-_MAX_BYTES = 4 * 2**30  # a GPT bigger than this is refused unless built on the meta device (GPT-2 large: 3.1 GB)
 
 
 def __dir__():
@@ -39,7 +49,7 @@ class Block(nn.Module):
         dropout = fraction(dropout, "dropout")
         bias = boolean(bias, "bias")
         n = attention_params(d_model, bias) + ffn_params(d_model, d_ff, bias) + 2 * layernorm_params(d_model, bias)
-        _refuse_bytes(n * torch.empty(0).element_size(), f"Block(d_model={d_model}, d_ff={d_ff}) tendría "
+        affordable(n * torch.empty(0).element_size(), f"Block(d_model={d_model}, d_ff={d_ff}) tendría "
                                                          f"{thousands(n)} parámetros")
         self.d_model, self.norm, self.activation = d_model, norm, activation
         self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, bias=bias, batch_first=True)
@@ -82,15 +92,8 @@ def _validate_call(block: Block, args: tuple, kwargs: dict) -> None:
 def causal_mask(n_tokens: int) -> torch.Tensor:
     """(T, T) bool mask, True above the diagonal: token i may not look at tokens j > i."""
     T = positive_int(n_tokens, "n_tokens")
-    _refuse_bytes(T * T, f"causal_mask(n_tokens={T}) sería una matriz de {thousands(T)} × {thousands(T)}")
+    affordable(T * T, f"causal_mask(n_tokens={T}) sería una matriz de {thousands(T)} × {thousands(T)}")
     return torch.ones(T, T, dtype=torch.bool).triu(1)
-
-
-def _refuse_bytes(n_bytes: int, what: str) -> None:
-    """The one size rule: nothing helpers builds outside the meta device asks for more than _MAX_BYTES."""
-    if n_bytes > _MAX_BYTES and torch.empty(0).device.type != "meta":
-        raise MemoryError(f"{what}: {thousands(n_bytes / 1e9, 1)} GB, más que los {_MAX_BYTES // 2**30} GiB que "
-                          "helpers deja reservar. Usá un tamaño más chico.")
 
 
 def _validate_mask(mask, T: int) -> None:
@@ -213,16 +216,17 @@ def _refuse_other_weights(src: dict, dst: dict) -> None:
 
 
 def _refuse_too_big(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias) -> None:
-    """Before allocating: a model whose weights exceed _MAX_BYTES is only built on the meta device."""
+    """Before allocating: a model whose weights exceed _validate.MAX_BYTES is only built on the meta device."""
     probe = torch.empty(0)  # the current default device and dtype (torch.device("meta") as a context sets it)
     n = gpt_params(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias)
     size = n * probe.element_size()
-    if probe.device.type != "meta" and size > _MAX_BYTES:
+    if probe.device.type != "meta" and size > _validate.MAX_BYTES:
         count, gb = thousands(n), thousands(size / 1e9, 1)
         raise MemoryError(
             f"GPT(vocab={vocab}, d_model={d_model}, n_layers={n_layers}, ctx={ctx}) tendría {count} parámetros: "
-            f"en {str(probe.dtype).removeprefix('torch.')} son {gb} GB, más que los {_MAX_BYTES // 2**30} GiB que "
-            "helpers deja reservar. Para contarlos sin usar memoria, crealo en el dispositivo meta:\n"
+            f"en {str(probe.dtype).removeprefix('torch.')} son {gb} GB, más que los "
+            f"{_validate.MAX_BYTES // 2**30} GiB que helpers deja reservar. Para contarlos sin usar memoria, crealo "
+            "en el dispositivo meta:\n"
             "    with torch.device(\"meta\"):\n        modelo = helpers.blocks.GPT(...)\n"
             "o usá helpers.params.gpt_params(...) con los mismos argumentos.")
 

@@ -20,15 +20,17 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._validate import boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
+from ._validate import affordable, boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
+from .fmt import thousands
 from .progress import Progress
 from .toydata import ESCAPE_THRESHOLD, _first_escape, count_labels, count_task
 
-__all__ = ["ADAM_EPS", "BATCH", "BETAS", "BatchedAdam", "BatchedStack", "History", "Run", "stack", "token_accuracy",
-           "train_many", "train_reference"]
+__all__ = ["ADAM_EPS", "BATCH", "BETAS", "MAX_STEPS", "BatchedAdam", "BatchedStack", "History", "Run", "stack",
+           "token_accuracy", "train_many", "train_reference"]
 
 _RUN_NORMS = ("post", "pre")  # what nn.TransformerEncoderLayer offers (norm_first False / True)
 BATCH = 64
+MAX_STEPS = 100_000  # one train_many call: about a quarter hour for one 12-layer run on 2 cores
 BETAS = (0.9, 0.98)
 ADAM_EPS = 1e-8
 _CHUNK = 16  # runs trained together in one batched model (measured sweet spot on 2 cores)
@@ -63,6 +65,16 @@ class Run:
         positive_int(self.d_ff, "d_ff")
         object.__setattr__(self, "independent_layers", boolean(self.independent_layers, "independent_layers"))
         object.__setattr__(self, "lr", positive_float(self.lr, "lr"))  # 1 or np.float32(1e-3) mean a float
+        affordable(self.training_bytes(), f"Run(n_layers={self.n_layers}, d_model={self.d_model}, d_ff={self.d_ff}) "
+                                          "necesitaría para entrenar")
+
+    def training_bytes(self) -> int:
+        """About what one run takes to train: float32 weights, gradients and Adam's two moments, and a batch's
+        activations (10 tokens) kept for the backward pass."""
+        d, f, L = self.d_model, self.d_ff, self.n_layers
+        weights = L * (4 * d * d + 2 * d * f + 9 * d + f)
+        activations = BATCH * 10 * L * (12 * d + 3 * f)
+        return 4 * (4 * weights + activations)
 
     @property
     def arch(self) -> tuple:
@@ -90,6 +102,15 @@ def _runs(runs) -> list[Run]:
     if not runs:
         raise ValueError("runs está vacía: pasá al menos un Run, por ejemplo [helpers.engine.Run('pre', 12)]")
     return [_run(r, f"runs[{i}]") for i, r in enumerate(runs)]
+
+
+def _steps(steps) -> int:
+    """A step count that ends in a sitting: at most MAX_STEPS."""
+    steps = positive_int(steps, "steps")
+    if steps > MAX_STEPS:
+        raise ValueError(f"steps={thousands(steps)} tardaría horas o días: se entrena hasta {thousands(MAX_STEPS)} "
+                         "pasos por llamada (las corridas del notebook usan de 200 a 1 500).")
+    return steps
 
 
 def _eval_set(eval_set) -> tuple[torch.Tensor, torch.Tensor]:
@@ -194,7 +215,7 @@ class History:
 def train_reference(run: Run, steps: int, eval_set: tuple, eval_every: int = 25) -> History:
     """The plain loop, one model at a time: nn.TransformerEncoder + torch.optim.Adam (the yardstick)."""
     _run(run)
-    steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
+    steps, eval_every = _steps(steps), positive_int(eval_every, "eval_every")
     eval_set = _eval_set(eval_set)
     model = stack(run)
     opt = torch.optim.Adam(model.parameters(), lr=run.lr, betas=BETAS, eps=ADAM_EPS)
@@ -347,7 +368,8 @@ def train_many(runs: Sequence[Run], steps: int, eval_set: tuple, eval_every: int
     Returns one History per run, in the order given. ``progress`` gets one line per group of runs;
     ``show_progress`` draws a helpers.progress line (step, total, time left) for a notebook cell."""
     runs = _runs(runs)
-    steps, eval_every = positive_int(steps, "steps"), positive_int(eval_every, "eval_every")
+    steps, eval_every = _steps(steps), positive_int(eval_every, "eval_every")
+    affordable(sum(r.training_bytes() for r in runs), f"entrenar juntas las {thousands(len(runs))} corridas")
     show_progress = boolean(show_progress, "show_progress")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress debe ser una función que reciba un texto (por ejemplo print) o None; recibí "

@@ -29,6 +29,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from helpers import (  # noqa: E402
+    _validate,  # noqa: E402
     blocks,
     check_env,
     engine,
@@ -155,7 +156,7 @@ def sweep_file(name: str, text: str) -> Path:
 def gpt3_without_meta():
     """GPT-3 for real, only once the size check is seen refusing a tiny model past a tiny limit: without the
     check, building GPT-3 would allocate 700 GB and take the test run down instead of failing this row."""
-    limit, blocks._MAX_BYTES = getattr(blocks, "_MAX_BYTES", None), 1000
+    limit, _validate.MAX_BYTES = _validate.MAX_BYTES, 1000  # the one size rule's limit
     try:
         blocks.GPT(100, 8, 1)
     except MemoryError:
@@ -163,7 +164,7 @@ def gpt3_without_meta():
     else:
         return "GPT(100, 8, 1) was built past a 1000-byte limit: the size check is gone (GPT-3 not tried)"
     finally:
-        blocks._MAX_BYTES = limit
+        _validate.MAX_BYTES = limit
     return blocks.GPT(50_257, 12_288, 96, 2048, n_heads=96)
 
 
@@ -405,6 +406,15 @@ CASES = {
     "train_many: one Run, not a list": (lambda: engine.train_many(RUN1, 2, EV), Refuses("runs", "lista", "[run]")),
     "train_many: no runs": (lambda: engine.train_many([], 2, EV), Refuses("runs", "vacía")),
     "train_many: 0 steps": (lambda: engine.train_many([RUN1], 0, EV), Refuses("steps", "entero", "recibí 0")),
+    "train_many: 10⁹ steps would run for days": (lambda: engine.train_many([RUN1], 10**9, EV),
+                                                 Refuses("steps=1 000 000 000", "100 000 pasos")),
+    "train_reference: 10⁹ steps too": (lambda: engine.train_reference(RUN1, 10**9, EV),
+                                       Refuses("steps=1 000 000 000", "100 000 pasos")),
+    "train_many: 30 runs of 48 wide layers ask for 118 GB": (
+        lambda: engine.train_many([engine.Run("pre", 48, d_model=512, n_heads=8, d_ff=2048)] * 30, 2, EV),
+        Refuses("30 corridas", "GiB", "más chico", exc=MemoryError)),
+    "Run: 10⁶ layers ask for terabytes": (lambda: engine.Run("pre", 10**6),
+                                          Refuses("n_layers=1000000", "GiB", "más chico", exc=MemoryError)),
     "train_many: eval_set without y": (lambda: engine.train_many([RUN1], 2, EV[0]),
                                        Refuses("eval_set", "(x, y)", "Tensor")),
     "train_many: eval_every 0": (lambda: engine.train_many([RUN1], 2, EV, eval_every=0),
