@@ -58,7 +58,6 @@ EXEMPT = {
         "0.526": "the course's own figure (seed 003): its grammar's entropy, set beside ours",
         "0.059": "the course's own figure (seed 003): unmasked model's training loss, set beside ours",
         "3.088": "the course's own figure (seed 003): unmasked model's loss at use, set beside ours",
-        "0.001": "the course's own gap, 0.527 - 0.526 (seed 003), set beside ours",
     },
     "05_norm_placement.ipynb": {
         "2020": "year of Xiong et al.",
