@@ -5,9 +5,9 @@ reads LN(h) when ``norma``, else h; its output is added to h when ``residual``, 
 from __future__ import annotations
 
 import torch
-from torch import nn
 
 from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
+from .residual_pre import probe_layer_norm, probe_sublayer  # the same LayerNorm and sublayer
 
 ORDER = (2, 3)  # notebook 02, its third exercise: the registry lists exercises in this order
 
@@ -29,20 +29,6 @@ HINTS = (
 
 
 # ---- the inputs: every combination of the two pieces; a LayerNorm with γ and β far from 1 and 0
-def _layer_norm(d: int, g: torch.Generator) -> nn.LayerNorm:
-    ln = nn.LayerNorm(d)
-    ln.weight.copy_(torch.rand(d, generator=g) + 0.5)
-    ln.bias.copy_(torch.randn(d, generator=g))
-    return ln
-
-
-def _sublayer(d: int, g: torch.Generator) -> nn.Module:
-    capa = nn.Sequential(nn.Linear(d, d), nn.Tanh(), nn.Linear(d, d))
-    for p in capa.parameters():
-        p.copy_(torch.randn(p.shape, generator=g) * 0.6)
-    return capa
-
-
 _COMBOS = ((False, False, "ninguna pieza"), (True, False, "solo residual"), (False, True, "solo LayerNorm"),
            (True, True, "las dos"))
 
@@ -54,7 +40,7 @@ def _probes() -> list[Probe]:
         d = shape[-1]
         for residual, norma, name in _COMBOS:
             x = torch.randn(shape, generator=g) * scale + shift
-            probes.append(Probe(f"{name}, d = {d}", (x, _sublayer(d, g), _layer_norm(d, g), residual, norma),
+            probes.append(Probe(f"{name}, d = {d}", (x, probe_sublayer(d, g), probe_layer_norm(d, g), residual, norma),
                                  f"x de forma {tuple(shape)}, residual={residual}, norma={norma}"))
     return probes
 

@@ -24,14 +24,14 @@ HINTS = (
 
 
 # ---- the inputs: a LayerNorm with γ and β far from 1 and 0 (so using ln, or not, shows), several shapes
-def _layer_norm(d: int, g: torch.Generator) -> nn.LayerNorm:
+def probe_layer_norm(d: int, g: torch.Generator) -> nn.LayerNorm:  # depth_step's probes use it too
     ln = nn.LayerNorm(d)
     ln.weight.copy_(torch.rand(d, generator=g) + 0.5)
     ln.bias.copy_(torch.randn(d, generator=g))
     return ln
 
 
-def _sublayer(d: int, g: torch.Generator) -> nn.Module:
+def probe_sublayer(d: int, g: torch.Generator) -> nn.Module:
     capa = nn.Sequential(nn.Linear(d, d), nn.Tanh(), nn.Linear(d, d))
     for p in capa.parameters():
         p.copy_(torch.randn(p.shape, generator=g) * 0.6)
@@ -41,11 +41,12 @@ def _sublayer(d: int, g: torch.Generator) -> nn.Module:
 def _probes() -> list[Probe]:
     g = seeded_generator(5)
     return [
-        Probe("3 frases × 4 tokens, d = 6", (torch.randn(3, 4, 6, generator=g) * 2 + 1, _sublayer(6, g),
-                                              _layer_norm(6, g)), "x de forma (3, 4, 6)"),
-        Probe("un solo token", (torch.randn(1, 6, generator=g) * 3, _sublayer(6, g), _layer_norm(6, g)),
+        Probe("3 frases × 4 tokens, d = 6", (torch.randn(3, 4, 6, generator=g) * 2 + 1, probe_sublayer(6, g),
+                                              probe_layer_norm(6, g)), "x de forma (3, 4, 6)"),
+        Probe("un solo token", (torch.randn(1, 6, generator=g) * 3, probe_sublayer(6, g), probe_layer_norm(6, g)),
                "x de forma (1, 6)"),
-        Probe("d = 5", (torch.randn(2, 5, generator=g) - 1, _sublayer(5, g), _layer_norm(5, g)), "x de forma (2, 5)"),
+        Probe("d = 5", (torch.randn(2, 5, generator=g) - 1, probe_sublayer(5, g), probe_layer_norm(5, g)),
+              "x de forma (2, 5)"),
     ]
 
 
