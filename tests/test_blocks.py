@@ -10,6 +10,7 @@ import torch
 from conftest import ROOT
 from torch import nn
 
+import helpers
 from helpers import blocks, params
 
 
@@ -106,18 +107,41 @@ def test_gpt_matches_the_parameter_table():
     assert logits.shape == (3, 4, 12)
 
 
-def _notebook_block_class():
+def _notebook_block_class(learners=None):
+    """04's section-3 Bloque, built on the learner's BloquePre (``learners``; None: a stub, so the reference)."""
     nb = json.loads((ROOT / "notebooks" / "04_encoder_block.ipynb").read_text(encoding="utf-8"))
     cells = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
-    (src,) = [s for s in cells if s.lstrip().startswith("class Bloque(nn.Module):")]
-    ns = {"torch": torch, "nn": nn}
+    (src,) = [s for s in cells if "\nclass Bloque(" in s]
+    ns = {"torch": torch, "nn": nn, "helpers": helpers, "BloquePre": learners}
     exec(src, ns)
     return ns["Bloque"]
 
 
+class _LearnersPre(nn.Module):
+    """A learner's correct BloquePre, written their own way (self.attn called directly)."""
+
+    def __init__(self, d_model=32, n_heads=4, d_ff=64, dropout=0.1):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, batch_first=True)
+        self.ffn = nn.Sequential(nn.Linear(d_model, d_ff), nn.ReLU(), nn.Linear(d_ff, d_model))
+        self.ln1, self.ln2 = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
+        self.drop = nn.Dropout(dropout)
+
+    def atencion(self, x):
+        return self.attn(x, x, x, need_weights=False)[0]
+
+    def forward(self, x):
+        h = self.ln1(x)
+        x = x + self.drop(self.attn(h, h, h, need_weights=False)[0])
+        return x + self.drop(self.ffn(self.ln2(x)))
+
+
+@pytest.mark.parametrize("learners", [None, _LearnersPre], ids=["reference", "learners"])
 @pytest.mark.parametrize("norm", ["post", "pre", "sandwich"])
-def test_notebook_block_equals_helper_block(norm):
-    Bloque = _notebook_block_class()
+def test_notebook_block_equals_helper_block(norm, learners):
+    """The notebook's visible Bloque (pre-norm from the Tu turno's class) is helpers.blocks.Block without a mask,
+    in evaluation and in training (the same dropouts in the same order)."""
+    Bloque = _notebook_block_class(learners)
     torch.manual_seed(0)
     helper = blocks.Block(32, 4, 64, 0.1, norm=norm)
     visible = Bloque(32, 4, 64, 0.1, norm=norm)
@@ -126,9 +150,9 @@ def test_notebook_block_equals_helper_block(norm):
     for mode in ("eval", "train"):
         getattr(helper, mode)(), getattr(visible, mode)()
         torch.manual_seed(3)
-        a = helper(x, blocks.causal_mask(6))
+        a = helper(x)
         torch.manual_seed(3)
-        b = visible(x, blocks.causal_mask(6))
+        b = visible(x)
         assert torch.allclose(a, b, atol=1e-6), f"{norm}, {mode}"
 
 

@@ -488,3 +488,27 @@ def test_a_student_copy_for_grading_turns_the_answer_off(name, monkeypatch):
         assert first.startswith("Pista 1 de") and "desactivó" not in first and ".solution()" not in first
     monkeypatch.setenv(_core.GRADED_ENV, "0")
     assert checker.solution().code == reference and "solution()" in str(checker.hint(len(checker.hints)))
+
+
+def test_working_gives_the_learners_answer_only_once_it_passes_and_says_which(capsys, monkeypatch):
+    """What the cells after an exercise use: the learner's answer if correct, else the reference, with one line."""
+    from helpers.check.exercises import layer_norm as layer_norm_module
+    ours = layer_norm_module.mi_layer_norm
+
+    def mia(x, gamma, beta, eps=1e-5):  # right, written another way
+        return gamma * (x - x.mean(-1, keepdim=True)) / torch.sqrt(x.var(-1, keepdim=True, correction=0) + eps) + beta
+
+    def con_d_menos_1(x, gamma, beta, eps=1e-5):
+        return gamma * (x - x.mean(-1, keepdim=True)) / torch.sqrt(x.var(-1, keepdim=True) + eps) + beta
+
+    assert check.layer_norm.working(mia) is mia
+    assert capsys.readouterr().out == "Sigo con tu mi_layer_norm: pasó el control.\n"
+    assert check.layer_norm.working(con_d_menos_1) is ours
+    said = capsys.readouterr().out
+    assert said.startswith("Tu mi_layer_norm todavía no pasa el control: sigo con la solución de referencia (está "
+                           "arriba, en «Ver la solución»).")
+    assert check.layer_norm.working(None) is ours and "todavía está sin escribir" in capsys.readouterr().out
+    monkeypatch.setenv(_core.GRADED_ENV, "1")
+    assert check.layer_norm.working(con_d_menos_1) is ours
+    said = capsys.readouterr().out
+    assert "en esta copia para entregar no se muestra" in said and "Ver la solución" not in said

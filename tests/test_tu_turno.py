@@ -12,6 +12,7 @@ and nbval already runs it. The same kernel shows that a learner function that ne
 from __future__ import annotations
 
 import ast
+import importlib.util
 import linecache
 import re
 
@@ -27,6 +28,9 @@ import helpers
 from helpers import check
 
 CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)$")
+_spec = importlib.util.spec_from_file_location("solutions", ROOT / ".ci" / "solutions.py")
+SOLUTIONS = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(SOLUTIONS)
 ids = [nb.name for nb in NOTEBOOKS]
 
 
@@ -85,16 +89,62 @@ def test_stored_notebook_keeps_each_stub_and_its_exact_not_attempted_verdict(pat
             f"notebook again with `make execute NB={path.relative_to(ROOT)}`")
 
 
+def working_calls(code: str, name: str, learner: str) -> list[ast.Call]:
+    """The calls ``helpers.check.<name>.working(<learner>)`` in a cell: the one way a later cell may use it."""
+    code = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+    return [n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Call) and ast.unparse(n.func) ==
+            f"helpers.check.{name}.working" and [ast.unparse(a) for a in n.args] == [learner] and not n.keywords]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_no_later_cell_uses_the_learners_names(path):
-    """So the rest of the notebook runs the same whether or not the learner solved the exercise (or broke it)."""
+    """So the rest of the notebook runs the same whether or not the learner solved the exercise (or broke it): a
+    later cell may only hand the learner's answer to ``helpers.check.<name>.working``, which gives it back only if
+    it passes the check (else the reference), and never binds that name again (a graded copy would then grade the
+    reference)."""
     nb = nbformat.read(path, as_version=4)
-    for i, _, learner in exercises(nb):
+    for i, name, learner in exercises(nb):
         for j in range(i + 1, len(nb.cells)):
-            if nb.cells[j].cell_type == "code":
-                assert learner not in names_in(nb.cells[j].source), (
-                    f"{path.name}, cell {j}: uses `{learner}`, the name the learner writes in the exercise above "
-                    f"(cell {i - 1}); later cells must not depend on it")
+            if nb.cells[j].cell_type != "code" or learner not in names_in(nb.cells[j].source):
+                continue
+            uses = len(working_calls(nb.cells[j].source, name, learner))
+            mentions = sum(isinstance(n, ast.Name) and n.id == learner for n in ast.walk(ast.parse(
+                re.sub(r"^\s*[%!].*$", "", nb.cells[j].source, flags=re.M))))
+            assert uses and uses == mentions, (
+                f"{path.name}, cell {j}: uses `{learner}`, the name the learner writes in the exercise above "
+                f"(cell {i - 1}), other than as helpers.check.{name}.working({learner}); later cells must not depend "
+                "on it")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_each_check_is_followed_by_its_solution_folded(path):
+    """One click away, the same way in every notebook: a «Solución» <details> cell right under each check, its code
+    helpers.check.<name>.solution().code (.ci/solutions.py writes it)."""
+    problems = SOLUTIONS.problems(nbformat.read(path, as_version=4))
+    assert not problems, f"{path.name}: {problems}; `python .ci/solutions.py` rewrites them"
+
+
+def _code_lines(text: str) -> set[str]:
+    return {line.split("#")[0].strip() for line in text.splitlines()} - {""}
+
+
+def _unfolded(cell) -> str:
+    if cell.cell_type != "markdown":
+        return cell.source
+    return re.sub(r"<details>.*?</details>", "", cell.source, flags=re.S)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_the_reference_is_only_in_its_folded_solution(path):
+    """No line of an exercise's reference (but those its stub already shows) in any cell, outside the folded
+    «Solución» blocks: the eye cannot land on the answer before the learner has tried."""
+    nb = nbformat.read(path, as_version=4)
+    for i, name, _ in exercises(nb):
+        answer = _code_lines(getattr(check, name).solution().code) - _code_lines(nb.cells[i - 1].source)
+        assert answer, f"{path.name}/{name}: no answer line to look for"
+        for j, cell in enumerate(nb.cells):
+            shown = _code_lines(_unfolded(cell)) & answer
+            assert not shown, f"{path.name}, cell {j}: shows {name}'s answer outside its «Solución»: {sorted(shown)}"
 
 
 # -------------------------------------------------------------------------------------- in a kernel
@@ -110,8 +160,9 @@ def kernel_run():
             solution = getattr(check, name).solution().code
             assert re.search(rf"^(def|class) {learner}\b", solution, re.M), f"solution() of {name} defines no {learner}"
             for kind, code in (("stub", nb.cells[i - 1].source), ("solved", solution)):
-                cells += [nbformat.v4.new_code_cell(code), nbformat.v4.new_code_cell(nb.cells[i].source)]
-                keys += [None, (path.name, i, kind)]
+                cells += [nbformat.v4.new_code_cell(code), nbformat.v4.new_code_cell(nb.cells[i].source),
+                          nbformat.v4.new_code_cell(f"_ = helpers.check.{name}.working({learner})")]
+                keys += [None, (path.name, i, kind), (path.name, i, f"working {kind}")]
     cells += [nbformat.v4.new_code_cell("helpers.check._core.TIME_LIMIT_S = 0.5\n"
                                         "def nunca(x, gamma, beta, eps=1e-5):\n    while True:\n        pass"),
               nbformat.v4.new_code_cell("helpers.check.layer_norm(nunca)")]
@@ -134,6 +185,17 @@ def test_in_a_kernel_the_stub_shows_the_stored_verdict_and_the_solution_is_corre
         shown = stored(kernel_run[(path.name, i, "solved")])
         assert shown["text/plain"].startswith(f"✅ {name}: ¡correcto!"), f"{path.name}, cell {i}: {shown}"
         assert "¡correcto!" in shown["text/html"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_in_a_kernel_working_gives_the_reference_for_a_stub_and_the_learners_answer_once_it_passes(kernel_run, path):
+    nb = nbformat.read(path, as_version=4)
+    for i, _, learner in exercises(nb):
+        said = {kind: "".join(o.get("text", "") for o in kernel_run[(path.name, i, f"working {kind}")].outputs)
+                for kind in ("stub", "solved")}
+        assert said["stub"].startswith(f"Tu {learner} todavía está sin escribir: sigo con la solución de "
+                                       "referencia"), said
+        assert said["solved"] == f"Sigo con tu {learner}: pasó el control.\n", said
 
 
 def test_in_a_kernel_code_that_never_returns_is_stopped(kernel_run):

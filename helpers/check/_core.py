@@ -867,6 +867,21 @@ class Exercise:
             return _Text(_turned_off("la solución", self.name, len(self.hints) - 1))
         return _Solution(self.name, inspect.getsource(self.reference).rstrip() + "\n")
 
+    def working(self, answer=None):
+        """What the cells after the exercise use: the learner's answer if it passes this check, else the
+        reference (its code is not shown); prints one line saying which. Bind it to a new name, never the
+        learner's own (a graded copy would otherwise grade the reference)."""
+        mine = self.reference.__name__
+        status = self(answer).status if answer is not None else "not_attempted"
+        if status == "correct":
+            print(f"Sigo con tu {mine}: pasó el control.")
+            return answer
+        where = "en esta copia para entregar no se muestra" if graded() else "está arriba, en «Ver la solución»"
+        why = "todavía está sin escribir" if status == "not_attempted" else "todavía no pasa el control"
+        print(f"Tu {mine} {why}: sigo con la solución de referencia ({where}). Cuando pase, volvé a correr esta "
+              "celda para seguir con tu versión.")
+        return self.reference
+
 
 GRADED_ENV = "LECCION06_CALIFICADO"  # set by a student copy's setup cell (helpers.grading): solutions off
 

@@ -1,9 +1,11 @@
 """A lesson notebook read as an assignment: its "Tu turno" exercises, and the student copy without any answer.
 
 The conventions it relies on (docs/docente.md lists them for authors): a stub code cell starting with ``# Tu turno``
-followed by a code cell that is exactly ``helpers.check.<name>(<variable>)``; answers live under a markdown heading
-``### La nuestra`` (up to the next heading), in cells tagged ``exercise-answer`` or ``solution``, in ``<details>``
-blocks of markdown cells, or in cells calling ``.solution()`` / ``.hint(``; the setup cell is the first code cell.
+followed by a code cell that is exactly ``helpers.check.<name>(<variable>)`` and a folded «Solución» (a ``<details>``
+markdown cell); answers live in ``<details>`` blocks of markdown cells, under a markdown heading ``### La nuestra``
+(up to the next heading), in cells tagged ``exercise-answer`` or ``solution``, or in cells calling ``.solution()`` /
+``.hint(``; later cells get a working version from ``helpers.check.<name>.working(<variable>)`` under another name;
+the setup cell is the first code cell.
 """
 
 from __future__ import annotations

@@ -344,3 +344,55 @@ def test_sweep_explorer(server):
         finally:
             page.screenshot(path=str(ARTIFACTS / "0_notebook_05.png"), full_page=False)
             browser.close()
+
+
+def _solution_blocks(page):
+    """The folded «Solución» blocks the page has rendered so far (JupyterLab renders cells as they come into view:
+    scroll down until the one holding ``text`` is there)."""
+    return page.locator(".jp-RenderedMarkdown details, .text_cell_render details").filter(
+        has=page.locator("summary", has_text="Solución"))
+
+
+def _scroll_to_solution(page, text: str):
+    """The «Solución» block holding ``text``; in JupyterLab, walk down the cells (command mode, ArrowDown) until
+    it is rendered."""
+    if not CLASSIC:
+        page.locator(".jp-Notebook .jp-Cell").first.click()
+        page.keyboard.press("Escape")
+    for _ in range(120):
+        block = _solution_blocks(page).filter(has_text=text)
+        if block.count():
+            block.first.scroll_into_view_if_needed()
+            return block.first
+        page.keyboard.press("ArrowDown")
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no «Solución» block holding {text!r} on the page")
+
+
+def test_a_solution_is_folded_and_opens_with_one_click(server):
+    """The answer to a "Tu turno" is one deliberate step away in this front end: its «Solución» (a <details> cell
+    right under the check) shows only its title until clicked, then the reference code, highlighted as code."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from helpers import check
+
+    nb = "03_layernorm.ipynb"
+    code = check.layer_norm.solution().code
+    signature, body = code.splitlines()[0], code.splitlines()[2].split("#")[0].strip()
+    with sync_playwright() as p:
+        browser, page = _browser(p)
+        try:
+            page.goto(server(nb))
+            page.locator(".jp-Notebook, #notebook-container").first.wait_for()
+            block = _scroll_to_solution(page, signature.split("(")[0].removeprefix("def "))
+            summary, shown = block.locator("summary"), block.locator("pre, code").filter(has_text=body)
+            assert not block.evaluate("d => d.open"), "the «Solución» block is open before anyone clicks it"
+            expect(shown.first).to_be_hidden()
+            block.screenshot(path=str(ARTIFACTS / "4_solucion_plegada.png"))
+            summary.click()
+            assert block.evaluate("d => d.open")
+            expect(shown.first).to_be_visible()
+            expect(block).to_contain_text(signature)
+            block.screenshot(path=str(ARTIFACTS / "5_solucion_abierta.png"))
+        finally:
+            browser.close()
