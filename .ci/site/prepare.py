@@ -6,6 +6,11 @@
   locales/ (Spanish for what Sphinx's catalog lacks) beside it;
 - index.md, the home page: inicio.md with the README's title, first paragraph and table of notebooks (the README
   stays the one source of those);
+- docente.md, the teacher's guide: docs/docente.md (its one source) with its links made to work on the site: a
+  notebook's becomes that notebook's page; any other repository file or folder, and a code span that names one
+  (`helpers/check/exercises/`), links to the repository at this version's tag (blob/ or tree/v<version>/); a
+  picture is copied beside the page; the build stops on a link to a path the repository does not have; a Python
+  block with IPython's %magic or !shell lines is highlighted as IPython;
 - the notebooks, as stored (nothing is executed), with what a page nobody can run needs:
   - Colab badges become text links (the badge image is on Google's server: no request may leave the site),
     and every Colab link opens the notebook of the version this site shows (`blob/v<version>/`);
@@ -20,6 +25,8 @@ from __future__ import annotations
 
 import ast
 import base64
+import fnmatch
+import functools
 import html
 import json
 import re
@@ -36,6 +43,16 @@ BADGE = re.compile(r"\[!\[Abrir en Colab\]\(https://colab\.research\.google\.com
 COLAB = re.compile(r"(https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/)[^/\s)\"']+(/notebooks/)")
 FIGURE = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=\s]+)" alt="([^"]*)"[^>]*?width: (\d+)px[^>]*>')
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+# The teacher's guide: its source, and its page in the site (the same name, at the top, beside index.md)
+TEACHER = ROOT / "docs" / "docente.md"
+FENCE = re.compile(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[`~]*[ \t]*$")
+# a Markdown link or picture (its text may hold code spans), or a code span: matched left to right, so a code
+# span inside a link's text stays plain and a link inside a code span is no link
+LINK_OR_CODE = re.compile(r"(?P<image>!?)\[(?P<text>(?:[^\[\]`]|`[^`]*`)*)\]"
+                          r'\((?P<target>[^()\s]+)(?P<title>\s+"[^"]*")?\)'
+                          r"|(?P<ticks>`+)(?P<code>[\s\S]+?)(?P=ticks)")
+REFERENCE = re.compile(r"(?m)^(?P<label> {0,3}\[[^\]]+\]:[ \t]*)(?P<target>\S+)")
+PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)*/?")
 
 # The widget classes the notebooks show, and the name of each one's picture. Its alt text comes from the widget
 # itself (its title and what it shows, which the browser test saves beside its picture) and from the call.
@@ -68,6 +85,80 @@ def index_page() -> str:
     if re.search(r"\{[a-z]+\}", text):
         sys.exit(f"inicio.md: a placeholder was not filled: {re.search(r'{[a-z]+}', text).group()}")
     return text
+
+
+@functools.cache
+def ignored_patterns() -> tuple[str, ...]:
+    return tuple(line.strip().rstrip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+                 if line.strip() and not line.startswith("#"))
+
+
+def in_repository(path: Path) -> str | None:
+    """The path relative to the repository's root ("folder/" for a folder), or None where the repository does not
+    have it: outside it, missing, or under what .gitignore names (build/, .venv-site/...)."""
+    path = path.resolve()
+    if not path.is_relative_to(ROOT) or not path.exists():
+        return None
+    rel = path.relative_to(ROOT)
+    if any(fnmatch.fnmatch(part, p) for part in rel.parts for p in ignored_patterns()):
+        return None
+    return rel.as_posix() + ("/" if path.is_dir() else "")
+
+
+def site_address(rel: str, anchor: str = "") -> str:
+    """Where the teacher's page (docente.html, at the top) links for a repository path: a notebook's own page
+    (MyST turns notebooks/x.ipynb into notebooks/x.html), the page itself, or the repository at this version's
+    tag."""
+    if rel.startswith("notebooks/") and rel.endswith(".ipynb"):
+        return rel + anchor
+    if ROOT / rel == TEACHER:
+        return anchor or "#"
+    kind = "tree" if rel.endswith("/") else "blob"
+    return f"{repository()}/{kind}/v{version()}/{rel.rstrip('/')}{anchor}"
+
+
+def teacher_target(target: str, image: bool = False) -> str:
+    """Where a link of docs/docente.md (relative to docs/) goes on the site; a picture is copied beside the page."""
+    if re.match(r"[a-z][a-z0-9+.-]*:|#", target):  # an address (https:, mailto:) or a place in the page itself
+        return re.sub(rf"^{re.escape(repository())}/(blob|tree)/[^/#]+/", rf"{repository()}/\1/v{version()}/",
+                      target)
+    path, _, anchor = target.partition("#")
+    rel = in_repository(TEACHER.parent / path)
+    if rel is None:
+        sys.exit(f"docs/docente.md links to {target}, which is not in the repository")
+    if image:
+        (OUT / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, OUT / rel)
+        return rel
+    return site_address(rel, f"#{anchor}" if anchor else "")
+
+
+def teacher_prose(text: str) -> str:
+    """The links of a stretch of docente.md outside its code blocks; a code span that names a repository path
+    with a folder in it (`helpers/check/exercises/`) becomes a link to it."""
+    def one(m: re.Match) -> str:
+        if m.group("ticks"):
+            code = m.group("code").strip()
+            rel = in_repository(ROOT / code) if "/" in code and PATH.fullmatch(code) else None
+            return f"[{m.group(0)}]({site_address(rel)})" if rel else m.group(0)
+        target = teacher_target(m.group("target"), image=bool(m.group("image")))
+        return f"{m.group('image')}[{m.group('text')}]({target}{m.group('title') or ''})"
+
+    text = LINK_OR_CODE.sub(one, text)
+    return REFERENCE.sub(lambda m: m.group("label") + teacher_target(m.group("target")), text)
+
+
+def teacher_page(text: str) -> str:
+    """docs/docente.md's text with its links made to work on the site (its code blocks as they are)."""
+    out, end = [], 0
+    for fence in FENCE.finditer(text):
+        block = fence.group(0)
+        if re.match(r"\s*[`~]+python[ \t]*\n", block) and re.search(r"(?m)^[%!]", block):
+            block = block.replace("python", "ipython3", 1)  # %pip, !shell: Pygments' Python lexer fails on them
+        out += [teacher_prose(text[end:fence.start()]), block]
+        end = fence.end()
+    out.append(teacher_prose(text[end:]))
+    return colab_at_version("".join(out))
 
 
 def widget_call(source: str) -> ast.Call | None:
@@ -180,11 +271,12 @@ def main() -> None:
     figures = static / "figuras"
     figures.mkdir()
     (OUT / "index.md").write_text(index_page(), encoding="utf-8")
+    (OUT / "docente.md").write_text(teacher_page(TEACHER.read_text(encoding="utf-8")), encoding="utf-8")
     widgets = pictures = 0
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         w, p = prepare_notebook(nb, OUT / "notebooks" / nb.name, figures)
         widgets, pictures = widgets + w, pictures + p
-    print(f"prepared {OUT}: version {version()}, home page, 5 notebooks, {pictures} figures, "
+    print(f"prepared {OUT}: version {version()}, home page, teacher's guide, 5 notebooks, {pictures} figures, "
           f"{widgets} widget pictures")
 
 

@@ -1,7 +1,7 @@
 """The built site (make site) in Debian's Chromium, as its readers meet it: served from 127.0.0.1 and nothing else.
 
-Run with `make test-site`. Every page (home, the five notebooks, search) is opened four ways, desktop (1280 px)
-and phone (390 px), light and dark, and checked for what issue 23 found broken:
+Run with `make test-site`. Every page (home, the five notebooks, the teacher's guide, search) is opened four
+ways, desktop (1280 px) and phone (390 px), light and dark, and checked for what issue 23 found broken:
 
 - weight and requests within BUDGET, read to the end (lazy figures included); no console error, no failed
   request, nothing outside 127.0.0.1;
@@ -18,7 +18,10 @@ and phone (390 px), light and dark, and checked for what issue 23 found broken:
 - keyboard focus: every kind of tab stop looks different focused (its pixels compared), light and dark, desktop
   and phone; printing wraps code lines;
 - a home page that says what this is, what to know first, where to start, and how reading here and running in
-  Colab fit together.
+  Colab fit together, and links to the teacher's guide;
+- the teacher's guide (docs/docente.md): its title, every table and code block of its source rendered as one,
+  every link within the site reaching a page and a place that exist, and every link to the repository at this
+  version's tag, naming a file or folder the repository has.
 
 Screenshots go to artifacts/site/ (<page>_<width>_<scheme>.png, the dialogs, and focus_<page>_*.png).
 """
@@ -45,7 +48,10 @@ ARTIFACTS = ROOT / "artifacts" / "site"
 NOTEBOOKS = [p.stem for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
 # the search page with a query: its results and messages are interface too
 SEARCH = "search.html?q=LayerNorm"
-PAGES = ["index.html"] + [f"notebooks/{n}.html" for n in NOTEBOOKS] + [SEARCH]
+# the teacher's guide: docs/docente.md, made a page by prepare.py
+TEACHER = "docente.html"
+TEACHER_SOURCE = ROOT / "docs" / "docente.md"
+PAGES = ["index.html"] + [f"notebooks/{n}.html" for n in NOTEBOOKS] + [TEACHER, SEARCH]
 VIEWS = {"escritorio": {"width": 1280, "height": 900}, "telefono": {"width": 390, "height": 844}}
 SCHEMES = ("light", "dark")
 # What a reader downloads for one page, read to the end with an empty cache: (bytes, requests). Set on this
@@ -53,7 +59,7 @@ SCHEMES = ("light", "dark")
 # notebook page (05, six figures at 2x) 2.7 MB in 39, of which MathJax 0.75 MB; a search with results 1.6 MB,
 # because Sphinx fetches each result's page for its excerpt. Before issue 23: 21.5 MB in 98 (home) and
 # 22.2 MB in 103 (05), on every page.
-BUDGET = {"home": (1_000_000, 30), "notebook": (3_000_000, 45), "search": (2_000_000, 35)}
+BUDGET = {"home": (1_000_000, 30), "notebook": (3_000_000, 45), "guide": (2_000_000, 40), "search": (2_000_000, 35)}
 # The theme's English, as it reached readers before (buttons, tooltips, landmarks, placeholders, alt texts)
 INTERFACE_ENGLISH = re.compile(
     r"\b(Toggle|Launch|Search|Link to|logo|Main|Page|Download|Contents|Copy|Copied|Print|Skip|Back to top|"
@@ -67,7 +73,23 @@ COLAB = colab_base()
 
 
 def kind(page_path: str) -> str:
+    if page_path == TEACHER:
+        return "guide"
     return "home" if page_path == "index.html" else "search" if page_path.startswith("search") else "notebook"
+
+
+def teacher_source() -> tuple[str, list[str]]:
+    """docs/docente.md's prose (code spans blanked) and its fenced code blocks' contents."""
+    text = TEACHER_SOURCE.read_text(encoding="utf-8")
+    fences = re.findall(r"(?ms)^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)^ {0,3}\1[`~]*[ \t]*$", text)
+    prose = re.sub(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[`~]*[ \t]*$", "", text)
+    return re.sub(r"(`+)[\s\S]+?\1", "``", prose), [body for _, body in fences]
+
+
+def has_math(page_path: str) -> bool:
+    """The notebooks have formulas; the teacher's guide where its source has $...$ outside code."""
+    return kind(page_path) == "notebook" or (kind(page_path) == "guide" and
+                                             bool(re.search(r"\$[^$\n]+\$", teacher_source()[0])))
 
 
 @pytest.fixture(scope="module")
@@ -174,8 +196,12 @@ def test_page(base_url, browser, page_path, scheme, view):
         else:
             check_figures(page)
             check_links(page, page_path)
+            if kind(page_path) in ("home", "guide"):
+                check_links_within(page, base_url)
             if kind(page_path) == "home":
                 check_home(page)
+            if kind(page_path) == "guide":
+                check_teacher(page)
         page.screenshot(path=str(ARTIFACTS / f"{v.name}.png"))
         violations = axe_violations(page)
         (ARTIFACTS / f"{v.name}.axe.json").write_text(json.dumps(violations, indent=1, ensure_ascii=False),
@@ -184,7 +210,7 @@ def test_page(base_url, browser, page_path, scheme, view):
         assert not found, f"axe ({view}, {scheme}): {found}"
         if view == "telefono":
             check_phone_dialogs(v)
-        elif scheme == "light" and kind(page_path) == "notebook":
+        elif scheme == "light" and kind(page_path) in ("notebook", "guide"):
             check_sidebar_collapses(page)
             check_print(v)
     finally:
@@ -218,7 +244,7 @@ def check_math(page, page_path: str) -> None:
     """Math typeset (no raw TeX), no formula in the tab order unless it must scroll, no MathJax menu."""
     text = page.locator("main").inner_text()
     assert "$$" not in text and "\\frac" not in text and "\\(" not in text, "raw TeX on the page"
-    if kind(page_path) != "notebook":
+    if not has_math(page_path):
         assert page.locator("script[src*='mathjax']").count() == 0, "MathJax loaded on a page without math"
         return
     assert page.locator("article mjx-container").count() > 0, "no math rendered"
@@ -315,6 +341,50 @@ def check_home(page) -> None:
     hrefs = page.locator("article a").evaluate_all("els => els.map(e => e.href)")
     assert f"{REPOSITORY}/issues" in hrefs and REPOSITORY in hrefs, hrefs
     assert not [h for h in hrefs if "github.io" in h], "the home page links to the site itself"
+    guide = page.get_by_role("link", name="guía para docentes", exact=True)
+    assert guide.count() == 1 and guide.get_attribute("href") == TEACHER, \
+        "the home page does not link to the teacher's guide"
+
+
+def check_links_within(page, base_url: str) -> None:
+    """Every link of the article that stays on the site reaches a page, and the place it names on it."""
+    hrefs = page.locator("article a[href]").evaluate_all("els => els.map(e => e.href)")
+    pages = {}
+    for href in sorted({h for h in hrefs if h.startswith(base_url)}):
+        address, _, place = href.partition("#")
+        if address not in pages:
+            response = page.request.get(address)
+            assert response.ok, f"{href}: {response.status}"
+            pages[address] = response.text()
+        if place:
+            assert re.search(rf'\bid="{re.escape(place)}"', pages[address]), f"{href}: no such place on that page"
+
+
+def check_teacher(page) -> None:
+    """docs/docente.md as a page: its title, each table and code block of the source rendered as one, and every
+    link to the repository at this version's tag, naming a file or folder the repository has."""
+    prose, blocks = teacher_source()
+    title = re.search(r"(?m)^# (.+)$", prose).group(1).strip()
+    assert page.locator("article h1").inner_text().strip() == title
+    assert page.title().startswith(title), f"the page's title is {page.title()!r}"
+    tables = [t for t in re.split(r"\n\s*\n", prose) if re.match(r"\|.*\|\n\|[-:| ]+\|", t.strip())]
+    shown = page.locator("article table").evaluate_all(
+        "ts => ts.map(t => [t.querySelectorAll('thead th').length, t.querySelectorAll('tbody tr').length])")
+    wanted = [[t.strip().splitlines()[0].strip("|").count("|") + 1, len(t.strip().splitlines()) - 2]
+              for t in tables]
+    assert shown == wanted, f"tables (columns, rows): the page has {shown}, docs/docente.md {wanted}"
+    text = page.locator("article").inner_text()
+    assert not re.search(r"\|\s*-{3,}", text), "a table's Markdown reached the page as text"
+    code = page.locator("article div.highlight pre").evaluate_all("ps => ps.map(p => p.textContent)")
+    assert [c.strip() for c in code] == [b.strip() for b in blocks], "the code blocks are not the source's"
+    hrefs = page.locator("article a[href]").evaluate_all("els => els.map(e => e.href)")
+    for href in hrefs:
+        m = re.match(rf"{re.escape(REPOSITORY)}/(blob|tree)/([^/]+)/([^#?]+)", href)
+        if not m:
+            continue
+        assert m.group(2) == f"v{VERSION}", f"{href}: a repository link not at this version's tag (v{VERSION})"
+        path = ROOT / m.group(3)
+        assert path.is_dir() if m.group(1) == "tree" else path.is_file(), f"{href}: no such {m.group(1)} here"
 
 
 def check_sidebar_collapses(page) -> None:
@@ -376,7 +446,7 @@ def check_phone_dialogs(v: Visit) -> None:
     page = v.page
     for toggle, dialog, links in ((".primary-toggle", "#pst-primary-sidebar-modal", 6),
                                   (".secondary-toggle", "#pst-secondary-sidebar-modal", 3)):
-        if kind(v.path) != "notebook" and toggle == ".secondary-toggle":
+        if kind(v.path) not in ("notebook", "guide") and toggle == ".secondary-toggle":
             continue
         button = page.locator(f"{toggle}:visible")
         assert button.count() == 1, f"{toggle}: {button.count()} visible buttons"

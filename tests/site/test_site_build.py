@@ -1,14 +1,18 @@
-"""The site's Sphinx extension (.ci/site/leccion_site.py) without building: math in headings becomes text a
-screen reader reads, in the page and in every table of contents (make test-site runs this with the rest)."""
+"""The site's sources without building (make test-site runs this with the rest): the Sphinx extension
+(.ci/site/leccion_site.py) makes math in headings text a screen reader reads, in the page and in every table of
+contents; prepare.py makes docs/docente.md's links work on the site."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
 import pytest
+from facts import repository, version
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / ".ci" / "site"))
+prepare = importlib.import_module("prepare")
 docutils_nodes = pytest.importorskip("docutils.nodes")
 leccion_site = pytest.importorskip("leccion_site")
 
@@ -44,3 +48,43 @@ def test_math_that_is_not_simple_keeps_mathjax_and_gets_its_tex_as_hidden_text()
     assert len(list(title.findall(docutils_nodes.math))) == 1
     hidden = [n for n in title.findall(docutils_nodes.inline) if "visually-hidden" in n["classes"]]
     assert [h.astext().strip() for h in hidden] == [r"\frac{1}{\sqrt{d}}"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# docs/docente.md's links on the site (its page is docente.html, at the top; the source's are relative to docs/)
+
+
+def tag(kind: str, path: str) -> str:
+    return f"{repository()}/{kind}/v{version()}/{path}"
+
+
+@pytest.mark.parametrize("source, site", [
+    ("[la 03](../notebooks/03_layernorm.ipynb)", "[la 03](notebooks/03_layernorm.ipynb)"),
+    ("[los hechos](../tests/facts.py)", f"[los hechos]({tag('blob', 'tests/facts.py')})"),
+    ('[x](../Makefile "make")', f'[x]({tag("blob", "Makefile")} "make")'),
+    ("[`helpers/check/`](../helpers/check/)", f"[`helpers/check/`]({tag('tree', 'helpers/check')})"),
+    ("[README](../README.md#si-algo-falla)", f"[README]({tag('blob', 'README.md')}#si-algo-falla)"),
+    ("[la tarea](docente.md#la-tarea)", "[la tarea](#la-tarea)"),
+    ("[ref]: ../pyproject.toml", f"[ref]: {tag('blob', 'pyproject.toml')}"),
+    (f"[main]({repository()}/blob/main/README.md)", f"[main]({tag('blob', 'README.md')})"),
+    ("en `helpers/check/exercises/`.", f"en [`helpers/check/exercises/`]({tag('tree', 'helpers/check/exercises')})."),
+    ("`notebooks/01_ffn.ipynb`", "[`notebooks/01_ffn.ipynb`](notebooks/01_ffn.ipynb)"),
+    # what stays as it is: addresses, code that is not a repository path, code blocks, links inside code
+    ("[Colab](https://colab.research.google.com/)", "[Colab](https://colab.research.google.com/)"),
+    ("`helpers.grading`, `build/grading/<notebook>/`, `.venv`, `benchmarks/bench_grading.py --n 10`",
+     "`helpers.grading`, `build/grading/<notebook>/`, `.venv`, `benchmarks/bench_grading.py --n 10`"),
+    ("`[a](../README.md)`", "`[a](../README.md)`"),
+    ("```bash\nls helpers/check/ [a](../README.md)\n```\n", "```bash\nls helpers/check/ [a](../README.md)\n```\n"),
+    # a Python block with IPython's lines, which Pygments' Python lexer fails on (--warningiserror)
+    ("```python\n%pip install x\nimport x\n```", "```ipython3\n%pip install x\nimport x\n```"),
+    ("```python\nimport x  # 100%\n```", "```python\nimport x  # 100%\n```"),
+])
+def test_teacher_links(source, site):
+    assert prepare.teacher_page(source) == site
+
+
+@pytest.mark.parametrize("source", ["[x](../helpers/no_such_module.py)", "[x](../build/grading/)",
+                                    "[x](../../elsewhere.md)"])
+def test_teacher_link_to_what_the_repository_lacks_stops_the_build(source):
+    with pytest.raises(SystemExit, match="not in the repository"):
+        prepare.teacher_page(source)
