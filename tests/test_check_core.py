@@ -502,11 +502,11 @@ def test_working_gives_the_learners_answer_only_once_it_passes_and_says_which(ca
         return gamma * (x - x.mean(-1, keepdim=True)) / torch.sqrt(x.var(-1, keepdim=True) + eps) + beta
 
     assert check.layer_norm.working(mia) is mia
-    assert capsys.readouterr().out == "Sigo con tu mi_layer_norm: pasó el control.\n"
+    assert capsys.readouterr().out == "Seguimos con tu función mi_layer_norm: pasó el control.\n"
     assert check.layer_norm.working(con_d_menos_1) is ours
     said = capsys.readouterr().out
-    assert said.startswith("Tu mi_layer_norm todavía no pasa el control: sigo con la solución de referencia (está "
-                           "arriba, en «Ver la solución»).")
+    assert said.startswith("Tu función mi_layer_norm todavía no pasa el control: seguimos con la solución de "
+                           "referencia (está arriba, en «Ver la solución»).")
     assert check.layer_norm.working(None) is ours and "todavía está sin escribir" in capsys.readouterr().out
     monkeypatch.setenv(_core.GRADED_ENV, "1")
     assert check.layer_norm.working(con_d_menos_1) is ours

@@ -190,12 +190,13 @@ def test_in_a_kernel_the_stub_shows_the_stored_verdict_and_the_solution_is_corre
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_in_a_kernel_working_gives_the_reference_for_a_stub_and_the_learners_answer_once_it_passes(kernel_run, path):
     nb = nbformat.read(path, as_version=4)
-    for i, _, learner in exercises(nb):
+    for i, name, learner in exercises(nb):
         said = {kind: "".join(o.get("text", "") for o in kernel_run[(path.name, i, f"working {kind}")].outputs)
                 for kind in ("stub", "solved")}
-        assert said["stub"].startswith(f"Tu {learner} todavía está sin escribir: sigo con la solución de "
-                                       "referencia"), said
-        assert said["solved"] == f"Sigo con tu {learner}: pasó el control.\n", said
+        kind = "clase" if isinstance(getattr(check, name).reference, type) else "función"
+        assert said["stub"].startswith(f"Tu {kind} {learner} todavía está sin escribir: seguimos con la solución "
+                                       "de referencia"), said
+        assert said["solved"] == f"Seguimos con tu {kind} {learner}: pasó el control.\n", said
 
 
 def test_in_a_kernel_code_that_never_returns_is_stopped(kernel_run):

@@ -871,15 +871,15 @@ class Exercise:
         """What the cells after the exercise use: the learner's answer if it passes this check, else the
         reference (its code is not shown); prints one line saying which. Bind it to a new name, never the
         learner's own (a graded copy would otherwise grade the reference)."""
-        mine = self.reference.__name__
+        mine = f"{'clase' if isinstance(self.reference, type) else 'función'} {self.reference.__name__}"
         status = self(answer).status if answer is not None else "not_attempted"
         if status == "correct":
-            print(f"Sigo con tu {mine}: pasó el control.")
+            print(f"Seguimos con tu {mine}: pasó el control.")
             return answer
         where = "en esta copia para entregar no se muestra" if graded() else "está arriba, en «Ver la solución»"
         why = "todavía está sin escribir" if status == "not_attempted" else "todavía no pasa el control"
-        print(f"Tu {mine} {why}: sigo con la solución de referencia ({where}). Cuando pase, volvé a correr esta "
-              "celda para seguir con tu versión.")
+        print(f"Tu {mine} {why}: seguimos con la solución de referencia ({where}). Cuando pase el control, volvé "
+              "a correr esta celda y las que siguen para usar tu versión.")
         return self.reference
 
 

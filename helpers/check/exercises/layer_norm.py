@@ -11,7 +11,7 @@ ORDER = (3, 1)  # notebook 03, its first exercise: the registry lists exercises 
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def mi_layer_norm(x, gamma, beta, eps=1e-5):
-    media = x.mean(dim=-1, keepdim=True)                  # sobre las d features de cada token
+    media = x.mean(dim=-1, keepdim=True)                  # sobre los d números de cada token
     var = x.var(dim=-1, keepdim=True, unbiased=False)     # dividiendo por d, no por d - 1
     x_hat = (x - media) / torch.sqrt(var + eps)           # ε adentro de la raíz
     return gamma * x_hat + beta
