@@ -40,8 +40,9 @@ def run(path: Path) -> tuple[float, float, dict[str, float]]:
     kernel_cpu = float(nb.cells[-1].outputs[0]["text"])
     sections, current = {}, "preparación"
     for cell in nb.cells[:-1]:
-        if cell.cell_type == "markdown" and cell.source.startswith("## "):
-            current = cell.source.splitlines()[0][3:].strip()
+        for line in cell.source.splitlines() if cell.cell_type == "markdown" else ():
+            if line.startswith("## "):  # a section can start in the middle of a markdown cell
+                current = line[3:].strip()
         sections[current] = sections.get(current, 0.0) + _seconds(cell)
     return total, kernel_cpu, sections
 
