@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 OPEN = "<details><summary>Ver la solución</summary>"  # a label that says it opens (classic Notebook draws no ▸)
 CODE = re.compile(r"```python\n.*?```", re.S)
 
@@ -84,4 +83,5 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # as a script, helpers from the checkout; imported (the tests), sys.path untouched
     raise SystemExit(main(sys.argv[1:]))
