@@ -79,6 +79,14 @@ class Pair:
     def parameters(self) -> list[torch.Tensor]:
         return list(self.p.values())
 
+    def model(self, r: int, seed: int = 0) -> GPT:
+        """Run r's weights in a fresh helpers.blocks.GPT (eval mode), without the run axis."""
+        model = build_gpt(seed)
+        with torch.no_grad():
+            for name, w in model.named_parameters():
+                w.copy_(self.p[name][r])
+        return model.eval()
+
     def _ln(self, x, name):  # LayerNorm with each run's gain and bias: x (R, N, d)
         return torch.addcmul(self.p[name + ".bias"][:, None], F.layer_norm(x, x.shape[-1:]),
                              self.p[name + ".weight"][:, None])
@@ -114,7 +122,7 @@ def _loss(logits, seqs):  # (R, B, T, V), (R, B, T+1) → each run's mean loss, 
 
 def train_pair(steps: int = _STEPS, seed: int = 0, eval_every: int = _EVAL_EVERY, show_progress: bool = False) -> dict:
     """Train the masked and the unmasked GPT side by side; their losses: in training (each as it trains, every
-    step) and at use (with the mask, on held_out(), every ``eval_every`` steps)."""
+    step) and at use (with the mask, on held_out(), every ``eval_every`` steps); and the two trained GPTs."""
     steps, seed = positive_int(steps, "steps"), non_negative_int(seed, "seed")
     eval_every = positive_int(eval_every, "eval_every")
     pair = Pair(build_gpt(seed), (True, False))
@@ -141,6 +149,7 @@ def train_pair(steps: int = _STEPS, seed: int = 0, eval_every: int = _EVAL_EVERY
             bar.update(step)
     if bar:
         bar.close()
+    out["models"] = {name: pair.model(r, seed) for r, name in enumerate(("masked", "unmasked"))}
     return out
 
 

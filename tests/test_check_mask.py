@@ -93,3 +93,15 @@ def test_a_mask_on_the_meta_device_is_named_not_a_checker_error():
     verdict = check.mask(en_meta)
     assert verdict.mistake == "meta_tensor" and "dispositivo meta" in verdict.message, verdict
     assert "El checker no pudo" not in verdict.message
+
+
+def test_in_graded_mode_no_hint_left_on_names_the_answers_function(monkeypatch):
+    """torch.triu with diagonal=1 is the whole answer: the hint that names it is the last, which graded mode turns
+    off; the ones left on say what the mask means, not how to build it."""
+    monkeypatch.setenv(check._core.GRADED_ENV, "1")
+    ex = getattr(check, NAME)
+    shown = [str(ex.hint(n)) for n in range(1, len(ex.hints) + 1)]
+    assert "triu" in ex.hints[-1] and "triu" not in shown[-1]
+    assert not any("triu" in text for text in shown), shown
+    monkeypatch.setenv(check._core.GRADED_ENV, "0")
+    assert "triu" in str(ex.hint(len(ex.hints)))

@@ -9,7 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from helpers import grammar
+from helpers import blocks, grammar
 from helpers import mask_experiment as me
 from helpers.check.exercises.use_loss import perdida_en_uso
 
@@ -62,6 +62,17 @@ def test_train_pair_records_what_the_notebook_reads():
         assert set(out[kind]) == {"masked", "unmasked"}
         assert all(len(v) == n and all(math.isfinite(x) for x in v) for v in out[kind].values())
     assert out["use"]["masked"][-1] < math.log(12)  # 30 steps already beat spreading evenly
+
+
+def test_train_pair_gives_the_trained_gpts_whose_loss_at_use_is_the_last_measured():
+    """The notebook measures the two trained GPTs with the learner's perdida_en_uso: each gives its curve's end."""
+    out = me.train_pair(20, seed=1, eval_every=10)
+    assert set(out["models"]) == {"masked", "unmasked"}
+    ev = me.held_out()
+    for name, model in out["models"].items():
+        assert isinstance(model, blocks.GPT) and not model.training
+        assert perdida_en_uso(model, ev) == pytest.approx(out["use"][name][-1], abs=1e-5), name
+    assert not torch.equal(out["models"]["masked"].tok.weight, out["models"]["unmasked"].tok.weight)
 
 
 def test_stored_sweep_matches_the_module():

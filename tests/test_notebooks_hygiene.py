@@ -190,3 +190,34 @@ def test_exercise_answers_are_not_stored(path):
             assert "nbval-ignore-output" in tags, f"{path.name}, code cell {i}: {ANSWER_TAG} needs nbval-ignore-output"
         assert not re.search(r"helpers\.check\.\w+\.(hint|solution)\(", text), (
             f"{path.name}, code cell {i}: stores a checker's hint or solution; the learner asks for it")
+
+
+HEADING = re.compile(r"^#{1,6}\s")
+# notebooks whose headings still share a cell with the text above them (fixing them is their owners' task); a strict
+# xfail, so the day one is fixed its entry has to go
+HEADINGS_NOT_YET_ALONE = {"01_ffn.ipynb", "02_residual_stream.ipynb", "03_layernorm.ipynb", "05_norm_placement.ipynb"}
+
+
+def headings_inside(text: str) -> list[str]:
+    """The heading lines of a markdown cell that are not its first line (code fences and folded blocks skipped)."""
+    text = re.sub(r"```.*?```|<details>.*?</details>", "", text, flags=re.S)
+    lines = text.strip("\n").splitlines()
+    return [line for line in lines[1:] if HEADING.match(line)]
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(
+    p.name in HEADINGS_NOT_YET_ALONE, reason="headings still share cells", strict=True)) for p in NOTEBOOKS], ids=ids)
+def test_each_heading_opens_its_own_markdown_cell(path):
+    """A heading is the first line of its cell: a section starts where a cell starts, so a learner who re-runs
+    or moves one section never drags the end of the one before."""
+    inside = [(i, line) for i, c in enumerate(load(path)["cells"]) if c["cell_type"] == "markdown"
+              for line in headings_inside(source(c))]
+    assert not inside, f"{path.name}: headings in the middle of a cell (cell index, heading): {inside}"
+
+
+def test_headings_inside_finds_what_it_should():
+    assert headings_inside("texto\n\n## 7. Sección") == ["## 7. Sección"]
+    assert headings_inside("## 6. Sección\n\ntexto\n\n### Tu turno") == ["### Tu turno"]
+    assert headings_inside("## Sola\n\ntexto") == []
+    assert headings_inside("```python\n# comentario\n```") == []
+    assert headings_inside("texto con un # en el medio\n#sin espacio") == []

@@ -147,6 +147,62 @@ def test_the_reference_is_only_in_its_folded_solution(path):
             assert not shown, f"{path.name}, cell {j}: shows {name}'s answer outside its «Solución»: {sorted(shown)}"
 
 
+# a call to a normalization (self.ln1_out(…), F.layer_norm(…), nn.RMSNorm(…)(…) aside): its name's last part says so
+NORM_CALL = re.compile(r"(?<![\w.])((?:\w+\.)*[A-Za-z_]*(?:ln|norm|Norm)\w*)\(")
+
+
+def _unwrap_norms(line: str, keep: set[str]) -> str:
+    """``line`` with every normalization call whose name is not in ``keep`` unwrapped: self.ln_out(h) -> h."""
+    start = 0
+    while match := NORM_CALL.search(line, start):
+        if match.group(1) in keep:
+            start = match.end()
+            continue
+        depth, k = 1, match.end()
+        while k < len(line) and depth:
+            depth += {"(": 1, ")": -1}.get(line[k], 0)
+            k += 1
+        if depth:  # unbalanced: the call goes on in the next line
+            return line
+        line = line[:match.start()] + line[match.end():k - 1] + line[k:]
+        start = match.start()
+    return line
+
+
+def _answer_with_more_norms(answer: set[str], shown: set[str]) -> list[str]:
+    """Lines of ``shown`` that are an ``answer`` line with more normalization calls around its parts (the answer to
+    pre-norm, for example, with a LayerNorm on what each sublayer returns: the sandwich)."""
+    found = []
+    for line in shown - answer:
+        for a in answer:
+            keep = set(NORM_CALL.findall(a))
+            if len(NORM_CALL.findall(line)) > len(NORM_CALL.findall(a)) and _unwrap_norms(line, keep) == a:
+                found.append(line)
+    return found
+
+
+def test_a_line_that_is_the_answer_plus_normalizations_is_found():
+    """What 04's section 3 used to show one scroll below block_pre: its answer, with two LayerNorms more."""
+    answer = {"x = x + self.drop(self.atencion(self.ln1(x)))", "return x + self.drop(self.ffn(self.ln2(x)))"}
+    sandwich = {"x = x + self.drop(self.ln1_out(self.atencion(self.ln1(x))))",
+                "return x + self.drop(self.ln2_out(self.ffn(self.ln2(x))))"}
+    post = {"x = self.ln1(x + self.drop(self.atencion(x)))", "return self.ln2(x + self.drop(self.ffn(x)))"}
+    assert sorted(_answer_with_more_norms(answer, sandwich)) == sorted(sandwich)
+    assert _answer_with_more_norms(answer, post | {"return super().forward(x)", "h = F.layer_norm(x, (8,))"}) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_no_cell_shows_an_answer_with_normalizations_added(path):
+    """Not even modulo normalization calls: a line equal to an answer line but for LayerNorms wrapped around its
+    parts gives the answer away just the same."""
+    nb = nbformat.read(path, as_version=4)
+    for i, name, _ in exercises(nb):
+        answer = _code_lines(getattr(check, name).solution().code) - _code_lines(nb.cells[i - 1].source)
+        for j, cell in enumerate(nb.cells):
+            found = _answer_with_more_norms(answer, _code_lines(_unfolded(cell)))
+            assert not found, f"{path.name}, cell {j}: shows {name}'s answer with normalizations added: {found}"
+
+
 # -------------------------------------------------------------------------------------- in a kernel
 @pytest.fixture(scope="module")
 def kernel_run():

@@ -16,13 +16,13 @@ def mascara_causal(T):
     return torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)  # True = prohibido: el futuro
 
 
-HINTS = (
+HINTS = (  # the last one names the function: graded mode turns it off (helpers.check, Exercise.hint)
     "Una matriz T × T: la fila i es el token que mira y la columna j, el token mirado. Lo prohibido es el futuro: "
     "las columnas j mayores que i.",
-    "Eso es lo que queda estrictamente arriba de la diagonal; torch.triu, con su argumento diagonal, se queda con "
-    "esa parte de una matriz.",
     "En una máscara bool, True quiere decir prohibido. Si la preferís float: 0 donde se puede mirar y −∞ "
     "(float('-inf')) donde no.",
+    "Lo prohibido es lo que queda estrictamente arriba de la diagonal; torch.triu, con su argumento diagonal, se "
+    "queda con esa parte de una matriz.",
 )
 
 PROBES = [Probe(f"T = {T}", (T,)) for T in (4, 1, 2, 7, 5)]
