@@ -42,17 +42,22 @@ def step(h, capa, ln, residual, norm):
 
 
 class Stack(nn.Module):
-    """2 → width → … → 2 on the spirals, ``n_layers`` sublayers relu(Linear) joined by ``step``; weights depend on
-    ``seed`` and ``init`` only, so the four variants of one seed start from the same weights."""
+    """2 → width → … → 2 on the spirals, ``n_layers`` sublayers relu(Linear) joined by ``step`` (or by the learner's
+    own step, same arguments); weights depend on ``seed`` and ``init`` only, so the four variants of one seed start
+    from the same weights."""
 
-    def __init__(self, variant: str, n_layers: int, width: int = 64, init: str = "default", seed: int = 0):
+    def __init__(self, variant: str, n_layers: int, width: int = 64, init: str = "default", seed: int = 0,
+                 step=step):
         super().__init__()
         if variant not in VARIANTS:
             raise ValueError(f"variant debe ser una de {', '.join(VARIANTS)}; recibí {variant!r}")
         if init not in INITS:
             raise ValueError(f"init debe ser 'default' (la de nn.Linear) o 'he'; recibí {init!r}")
+        if not callable(step) or isinstance(step, type):
+            raise TypeError("step debe ser una función de una capa, (h, subcapa, ln, residual, norma) → la corriente "
+                            f"que sale, como helpers.depth.step; recibí {step!r}")
         n_layers, width = positive_int(n_layers, "n_layers"), positive_int(width, "width")
-        self.variant, self.residual, self.norm = variant, *VARIANTS[variant]
+        self.variant, self.residual, self.norm, self.step = variant, *VARIANTS[variant], step
         with torch.random.fork_rng(devices=[]):  # the caller's random state as it was
             torch.manual_seed(seed)
             self.entrada = nn.Linear(2, width)
@@ -68,7 +73,7 @@ class Stack(nn.Module):
         """The stream after the input layer and after each layer: a list of n_layers + 1 tensors (B, width)."""
         hs = [self.entrada(x)]
         for capa, ln in zip(self.capas, self.lns):
-            hs.append(step(hs[-1], lambda v, capa=capa: torch.relu(capa(v)), ln, self.residual, self.norm))
+            hs.append(self.step(hs[-1], lambda v, capa=capa: torch.relu(capa(v)), ln, self.residual, self.norm))
         return hs
 
     def forward(self, x):

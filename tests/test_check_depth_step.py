@@ -43,8 +43,15 @@ def test_post_norm_is_called_post_norm():
         salida = h + subcapa(h) if residual else subcapa(h)
         return ln(salida) if norma else salida
 
-    verdict = check.depth_step(post)
-    assert verdict.status == "wrong" and verdict.mistake == "norm_after" and "post-norm" in verdict.message
+    def post_only_with_both(h, subcapa, ln, residual, norma):
+        if residual and norma:
+            return ln(h + subcapa(h))
+        return depth_step.paso_variante(h, subcapa, ln, residual, norma)
+
+    for answer, mistake in ((post, "norm_after"), (post_only_with_both, "post_norm_both")):
+        verdict = check.depth_step(answer)
+        assert verdict.status == "wrong" and verdict.mistake == mistake, verdict
+        assert "Esa es post-norm" in verdict.message and "entrada de la subcapa" in verdict.message, verdict
 
 
 def test_a_swap_of_the_two_flags_is_named():

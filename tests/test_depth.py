@@ -65,12 +65,27 @@ def test_measure_sees_the_failures_at_depth():
     assert res["act"][-1] > 1e4 * res["act"][0]
 
 
+def test_a_stack_runs_on_the_step_it_is_given():
+    """Notebook 02 builds its stacks with the learner's paso_variante once it passes (helpers.check.depth_step.working):
+    the exercise's reference gives the same stream as helpers.depth.step, and another step changes it."""
+    x = depth._spirals()[2][:16]
+    for variant in depth.VARIANTS:
+        ours, reference = depth.Stack(variant, 6), depth.Stack(variant, 6, step=depth_step.paso_variante)
+        assert torch.equal(ours(x), reference(x))
+    def post(h, capa, ln, residual, norm):
+        return ln(h + capa(h)) if residual and norm else depth.step(h, capa, ln, residual, norm)
+
+    assert not torch.equal(depth.Stack("pre", 6)(x), depth.Stack("pre", 6, step=post)(x))
+    assert torch.equal(depth.Stack("norm", 6)(x), depth.Stack("norm", 6, step=post)(x))
+
+
 def test_bad_arguments_say_what_was_expected():
-    for kwargs, word in [({"variant": "post"}, "variant"), ({"init": "xavier"}, "init"), ({"n_layers": 0}, "n_layers")]:
+    for kwargs, word in [({"variant": "post"}, "variant"), ({"init": "xavier"}, "init"), ({"n_layers": 0}, "n_layers"),
+                         ({"step": "pre"}, "step"), ({"step": nn.LayerNorm}, "step")]:
         args = {"variant": "pre", "n_layers": 2} | kwargs
         try:
             depth.Stack(**args)
-        except ValueError as e:
+        except (ValueError, TypeError) as e:
             assert word in str(e)
         else:
             raise AssertionError(f"{kwargs} was accepted")

@@ -1,6 +1,10 @@
 """Notebook 02 · ``paso_variante(h, subcapa, ln, residual, norma)``: one layer of any of the four stacks. The sublayer
 reads LN(h) when ``norma``, else h; its output is added to h when ``residual``, else it replaces h. Checked by
-``helpers.check.depth_step(paso_variante)``; helpers.depth.step is the same step (a test holds them equal)."""
+``helpers.check.depth_step(paso_variante)``; helpers.depth.step is the same step (a test holds them equal).
+
+The prompt asks for the LayerNorm at the sublayer's input (pre-norm with both pieces): the notebook's stacks are built
+with the learner's step and labelled "las dos (pre-norm)". Post-norm is therefore wrong here, and its verdicts say
+"Esa es post-norm" first."""
 
 from __future__ import annotations
 
@@ -23,8 +27,8 @@ def paso_variante(h, subcapa, ln, residual, norma):
 HINTS = (
     "Son dos preguntas independientes. ¿Qué lee la subcapa: la corriente tal cual o normalizada? ¿Qué pasa con lo "
     "que devuelve: se suma a la corriente o la reemplaza?",
-    "LayerNorm va solo en la entrada de la subcapa, como en tu paso_pre: lo que se suma es la h de antes de ln. Con "
-    "residual=False no hay suma: el resultado es solo lo que devuelve la subcapa.",
+    "Guardá en una variable lo que lee la subcapa: ln(h) o h, según norma. Con residual, lo que se suma es la h de "
+    "antes de ln; sin residual no hay suma: el resultado es solo lo que devuelve la subcapa.",
 )
 
 
@@ -56,11 +60,21 @@ def _swapped(h, subcapa, ln, residual, norma):
     return h + subcapa(entrada) if norma else subcapa(entrada)
 
 
-@mistakes.add("norm_after", "Normalizaste después: LN(h + F(h)) o LN(F(h)). Acá LayerNorm va a la entrada de la "
-                            "subcapa; con las dos piezas, lo tuyo es post-norm, la línea del paper, y no pre-norm.")
+@mistakes.add("norm_after", "Esa es post-norm, la línea del paper: normalizaste después, LN(h + F(h)) con las dos "
+                            "piezas y LN(F(h)) solo con LayerNorm. La consigna pone LayerNorm a la entrada de la "
+                            "subcapa, como tu paso_pre: con las dos piezas, pre-norm.")
 def _norm_after(h, subcapa, ln, residual, norma):
     salida = h + subcapa(h) if residual else subcapa(h)
     return ln(salida) if norma else salida
+
+
+@mistakes.add("post_norm_both", "Esa es post-norm, la línea del paper: con las dos piezas devolviste LN(h + F(h)). La "
+                                "consigna pone LayerNorm a la entrada de la subcapa también ahí, como tu paso_pre: con "
+                                "las dos piezas, pre-norm. Las otras tres variantes están bien.")
+def _post_norm_both(h, subcapa, ln, residual, norma):
+    if residual and norma:
+        return ln(h + subcapa(h))
+    return h + subcapa(h) if residual else subcapa(ln(h) if norma else h)
 
 
 @mistakes.add("normalized_skip", "Con las dos piezas sumaste la corriente ya normalizada, LN(h) + F(LN(h)): el "
