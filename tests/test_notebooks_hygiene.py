@@ -193,9 +193,6 @@ def test_exercise_answers_are_not_stored(path):
 
 
 HEADING = re.compile(r"^#{1,6}\s")
-# notebooks whose headings still share a cell with the text above them (fixing them is their owners' task); a strict
-# xfail, so the day one is fixed its entry has to go
-HEADINGS_NOT_YET_ALONE = {"02_residual_stream.ipynb"}
 
 
 def headings_inside(text: str) -> list[str]:
@@ -205,8 +202,7 @@ def headings_inside(text: str) -> list[str]:
     return [line for line in lines[1:] if HEADING.match(line)]
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(
-    p.name in HEADINGS_NOT_YET_ALONE, reason="headings still share cells", strict=True)) for p in NOTEBOOKS], ids=ids)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_each_heading_opens_its_own_markdown_cell(path):
     """A heading is the first line of its cell: a section starts where a cell starts, so a learner who re-runs
     or moves one section never drags the end of the one before."""
