@@ -35,6 +35,9 @@ def test_engine_matches_plain_loop():
         assert hist.acc == pytest.approx(alone.acc, abs=1e-3)
 
 
+# The longest test of the suite (about 2 min of training): the notebooks never train with the engine, only
+# `make sweep` does, in .venv; Colab's torch is covered by the two bit-level tests around it.
+@pytest.mark.one_env
 @pytest.mark.parametrize("run, steps", [
     (engine.Run("post", 12, seed=0), 400),   # notebook 05's live run: leaves the plateau near step 350
     (engine.Run("pre", 12, seed=0), 250),    # near step 150
