@@ -208,8 +208,9 @@ def _refuse_other_weights(src: dict, dst: dict) -> None:
             raise ValueError(f"ref tiene {name!r} y ours no tiene dónde ponerlo "
                              f"(¿construiste el bloque con bias={name.endswith('bias')}?)")
         if dst[target].shape != weights.shape:
-            raise ValueError(f"ref.{name} tiene forma {tuple(weights.shape)} y ours.{target} "
-                             f"{tuple(dst[target].shape)}: ¿mismos d_model, n_heads y d_ff?")
+            raise ValueError(f"en el bloque de PyTorch (ref), {name} tiene forma {tuple(weights.shape)}; en el "
+                             f"nuestro (ours), {target} tiene {tuple(dst[target].shape)}: ¿mismos d_model, n_heads y "
+                             "d_ff?")
     missing = set(dst) - {_NAMES[n] for n in src}
     if missing:
         raise ValueError(f"a ours le quedarían pesos que ref no tiene: {sorted(missing)}")

@@ -26,7 +26,7 @@ from ._validate import boolean, non_negative_int, positive_int
 from .blocks import GPT
 from .progress import Progress
 
-__all__ = ["Pair", "build_gpt", "held_out", "loss_at_use", "stored_runs", "train_pair"]
+__all__ = ["Pair", "build_gpt", "held_out", "loss_at_use", "next_word_probs", "stored_runs", "train_pair"]
 
 _D_MODEL, _N_LAYERS, _N_HEADS = 32, 2, 2
 _BATCH, _LR, _N_SENTENCES = 32, 3e-3, 3          # 3 sentences: 16 words, 15 predicted
@@ -64,6 +64,13 @@ def loss_at_use(model: GPT, seqs: torch.Tensor) -> float:
     """Mean cross-entropy (nats per word) of predicting each next word with the causal mask, as when writing."""
     logits = model(seqs[:, :-1])
     return F.cross_entropy(logits.flatten(0, 1), seqs[:, 1:].flatten()).item()
+
+
+@torch.no_grad()
+def next_word_probs(model: GPT, seqs: torch.Tensor, causal: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each place's probabilities for the next word, (N, T-1, V), and the word that does come next, (N, T-1); with
+    the mask unless ``causal=False`` (the future in sight, as the unmasked GPT trains)."""
+    return model(seqs[:, :-1], causal=causal).softmax(-1), seqs[:, 1:]
 
 
 class Pair:

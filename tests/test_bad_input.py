@@ -283,7 +283,7 @@ CASES = {
     "copy: arguments swapped": (lambda: blocks.copy_encoder_layer(ref_layer(), blk()),
                                 Refuses("ours", "nn.TransformerEncoderLayer", "orden")),
     "copy: other d_ff": (lambda: blocks.copy_encoder_layer(blk(d_ff=32), ref_layer()),
-                         Refuses("ref.linear1.weight", "(16, 8)", "(32, 8)", "d_ff")),
+                         Refuses("PyTorch (ref), linear1.weight", "(16, 8)", "(32, 8)", "d_ff")),
     "copy: pre-norm reference into a post-norm block": (
         lambda: blocks.copy_encoder_layer(blk(), ref_layer(norm_first=True)),
         Refuses("ref", "norm_first=True", "norm='post'")),

@@ -87,3 +87,20 @@ def test_bits_are_ln2_apart():
         nats = use_loss.perdida_en_uso(*probe.fresh_args())
         bits = use_loss._bits(*probe.fresh_args())
     assert math.isclose(bits * math.log(2), nats, rel_tol=1e-6)
+
+
+def test_all_ids_then_slicing_is_named_because_the_notebooks_gpt_reads_fifteen_words():
+    """Feeding all T ids and dropping the last logits is the same loss under the mask, but notebook 04's GPTs have
+    ctx = 15 positions for its 16 ids: the checker names it (its probes include such GPTs) instead of passing it."""
+    from helpers import mask_experiment
+
+    model, ids = mask_experiment.build_gpt(0), mask_experiment.held_out()[:4]
+    assert model.ctx == ids.shape[1] - 1
+    try:
+        use_loss._all_ids(model, ids)
+    except ValueError as e:
+        assert "ctx=15" in str(e)
+    else:
+        raise AssertionError("the notebook's GPT read all 16 ids")
+    verdict = check.use_loss(use_loss._all_ids)
+    assert verdict.mistake == "all_ids" and "ctx" in verdict.message

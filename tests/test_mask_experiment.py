@@ -55,6 +55,17 @@ def test_loss_at_use_is_the_exercise_reference():
         assert me.loss_at_use(model, ev) == pytest.approx(perdida_en_uso(model, ev), rel=1e-6)
 
 
+def test_next_word_probs_give_the_loss_at_use_and_the_words_that_follow():
+    model, ev = me.build_gpt(0), me.held_out()[:8]
+    probs, following = me.next_word_probs(model, ev)
+    assert probs.shape == (8, ev.shape[1] - 1, len(grammar.WORDS)) and torch.equal(following, ev[:, 1:])
+    torch.testing.assert_close(probs.sum(-1), torch.ones(probs.shape[:2]))
+    nll = -probs.gather(-1, following[..., None]).log().mean().item()
+    assert nll == pytest.approx(me.loss_at_use(model, ev), rel=1e-5)
+    seeing, _ = me.next_word_probs(model, ev, causal=False)
+    assert not torch.allclose(seeing, probs, atol=1e-4)  # causal=False drops the mask
+
+
 def test_train_pair_records_what_the_notebook_reads():
     out = me.train_pair(30, seed=0, eval_every=10)
     assert out["steps"] == [10, 20, 30]

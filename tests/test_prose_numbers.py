@@ -54,10 +54,6 @@ EXEMPT = {
         "175": "GPT-3's name for its size (175 billion), contrasted with our count",
         "9.5": "the lesson's own difference (9.5e-07), reproduced in order of magnitude by an ignored cell",
         "2020": "year of Kaplan et al. (Papers list)",
-        "0.527": "the course's own figure (seed 003): masked model's loss at use, set beside ours",
-        "0.526": "the course's own figure (seed 003): its grammar's entropy, set beside ours",
-        "0.059": "the course's own figure (seed 003): unmasked model's training loss, set beside ours",
-        "3.088": "the course's own figure (seed 003): unmasked model's loss at use, set beside ours",
     },
     "05_norm_placement.ipynb": {
         "2020": "year of Xiong et al.",
