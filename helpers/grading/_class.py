@@ -19,7 +19,7 @@ from ._grade import CELL_TIMEOUT_S, Result, grade
 from ._identity import MARKER_KEY, Identity, identify, student_key
 from ._notebook import GRADED_ENV, Exercise, exercises, show_points
 
-__all__ = ["Assignment", "Submission", "alerts", "assignments", "collect", "grade_all", "latest", "student_rows",
+__all__ = ["Assignment", "Row", "Submission", "alerts", "assignments", "collect", "grade_all", "latest", "student_rows",
            "write_csv", "write_feedback"]
 
 

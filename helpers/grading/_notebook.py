@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..check._core import GRADED_ENV  # set to "1" by a student copy's setup cell: helpers.check turns answers off
 from ._identity import MARKER_KEY, name_cell
 
-__all__ = ["GRADED_ENV", "Exercise", "exercises", "missing_after_drop", "student_copy", "unsolved"]
+__all__ = ["GRADED_ENV", "Exercise", "exercises", "missing_after_drop", "show_points", "student_copy", "unsolved"]
 
 _CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)\s*$")
 _ANSWER_TAGS = {"exercise-answer", "solution"}

@@ -18,7 +18,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-__all__ = ["MEMORY_MB", "CPU_S", "Protections", "available", "describe", "wrap"]
+__all__ = ["CPU_S", "FILE_MB", "MEMORY_MB", "NOBODY", "Protections", "available", "describe", "wrap"]
 
 MEMORY_MB = 4096  # address space per kernel: torch and the lesson's models fit in well under this
 CPU_S = 1800  # CPU seconds per kernel: the slowest notebook needs about a minute
