@@ -212,6 +212,7 @@ def test_a_class_graded_end_to_end(tmp_path, capsys):
                    ("(sin nombre: 03_layernorm.ipynb)", "0", "0", "0", "3")], got
     ana, bruno, teacher = table
     assert "no califiqué Copia de 03_layernorm.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
+    assert ana["hora de entrega"].endswith("(hora que imprimió la celda del nombre)"), ana["hora de entrega"]
     assert ana["hora de entrega"].startswith("2026-03-10") and ana["alertas"] == bruno["alertas"] == ""
     assert "copia del docente" in teacher["alertas"] and "Completá la celda de arriba" in bruno["mensaje rms_norm"]
     feedback = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "devoluciones").iterdir()}

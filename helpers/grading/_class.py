@@ -221,7 +221,8 @@ def _cells(row: Row, stems: list[str], names: list[str], known: dict[str, Assign
             *(show_points(results[st].total) if st in results else "" for st in stems),
             show_points(sum(res.total for res in results.values())), show_points(out_of),
             *(show_points(points[n]) if n in points else "" for n in names),
-            " | ".join(s.path.name for s in subs), " | ".join(_when(s) for s in subs),
+            " | ".join(s.path.name for s in subs),
+            " | ".join(f"{_when(s)} ({s.who.time_source})" if s.who else "?" for s in subs),
             " | ".join(s.note for s in subs if s.note),
             " | ".join(f"{s.path.name}: {a}" for s in subs for a in s.alerts),
             *(messages.get(n, "") for n in names), " | ".join(problems)]
