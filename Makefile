@@ -114,9 +114,11 @@ test-browser: install
 
 # For teachers (docs/docente.md): per notebook, build/grading/<notebook>/ holds the student copy (no reference answer,
 # graded mode on) and otter-grader's autograder.zip, both generated from the notebook and helpers.check.
+# PUNTOS=file.ini: which exercises count and their points (docs/docente.md); default puntos.ini if present, else all.
+PUNTOS ?= $(wildcard puntos.ini)
 grading: install
 	rm -rf build/grading
-	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.grading armar --salida build/grading
+	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.grading armar --salida build/grading $(if $(PUNTOS),--puntos $(PUNTOS))
 
 # sdist and wheel (python -m build), twine check, and what the wheel carries: helpers with its data, nothing else.
 $(DIST_STAMP): $(STAMP) pyproject.toml README.md $(shell find helpers -name '*.py' -o -name '*.json')

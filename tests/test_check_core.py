@@ -486,6 +486,7 @@ def test_a_student_copy_for_grading_turns_the_answer_off(name, monkeypatch):
     if len(checker.hints) > 1:
         first = str(checker.hint(1))
         assert first.startswith("Pista 1 de") and "desactivó" not in first and ".solution()" not in first
+    assert ".solution()" not in repr(checker) and ".hint(1)" in repr(checker)
     monkeypatch.setenv(_core.GRADED_ENV, "0")
     assert checker.solution().code == reference and "solution()" in str(checker.hint(len(checker.hints)))
 

@@ -9,12 +9,14 @@ import ast
 import csv
 import inspect
 import json
+import re
 import textwrap
 import zipfile
 
 import pytest
 from conftest import ROOT, load
 
+import helpers
 import helpers.check
 from helpers import grading
 from helpers.grading.__main__ import main
@@ -32,9 +34,21 @@ def mistake_source(ex: grading.Exercise) -> tuple[str, object]:
     return f"{ast.unparse(node)}\n\n\n{ex.variable} = {node.name}\n", mistake
 
 
-def submission(student, folder, name, answers: dict[int, str], extra: dict[int, str] = (), drop=()):
-    """Write a copy of the student notebook with stub cells replaced, code cells inserted before, cells removed."""
-    nb = json.loads(json.dumps(student))
+def signed(nb, name: str, legajo: str = "", printed: str = ""):
+    """The notebook with its name cell filled in, and the time it printed when run (if any)."""
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    cell["source"] = cell["source"].replace('NOMBRE = ""', f"NOMBRE = {name!r}").replace(
+        'LEGAJO = ""', f"LEGAJO = {legajo!r}")
+    if printed:
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": f"Entrega, corrida el {printed}\n"}]
+    return nb
+
+
+def submission(student, folder, name, answers: dict[int, str], extra: dict[int, str] = (), drop=(), file=None,
+               printed=""):
+    """Write a copy of the student notebook, signed by ``name``, with stub cells replaced, code cells inserted
+    before, cells removed."""
+    nb = signed(json.loads(json.dumps(student)), name, f"L-{name}", printed)
     for i, src in answers.items():
         nb["cells"][i]["source"] = src
     cells = []
@@ -45,7 +59,8 @@ def submission(student, folder, name, answers: dict[int, str], extra: dict[int, 
         if i not in drop:
             cells.append(cell)
     nb["cells"] = cells
-    path = folder / f"{name}.ipynb"
+    path = folder / (file or f"{name}.ipynb")
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
     return path
 
@@ -53,7 +68,7 @@ def submission(student, folder, name, answers: dict[int, str], extra: dict[int, 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("entregas")
-    student = grading.student_copy(load(NB))
+    student = grading.student_copy(load(NB), NB.stem)
     first, second = grading.exercises(student)
     ref = {ex.stub: grading.reference_code(ex) for ex in (first, second)}
     (bad1, m1), (bad2, m2) = mistake_source(first), mistake_source(second)
@@ -68,7 +83,7 @@ def graded(tmp_path_factory):
     }
     tasks = grading.exercises(student)
     results = {name: grading.grade(path, tasks, timeout=LOOP_TIMEOUT_S) for name, path in paths.items()}
-    return results, (first, second), (m1, m2), folder
+    return results, (first, second), (m1, m2), paths
 
 
 def test_the_reference_answers_get_full_marks(graded):
@@ -107,14 +122,32 @@ def test_an_endless_cell_is_stopped_and_the_rest_still_graded(graded):
     assert "SyntaxError" in problems, r.problems
 
 
-def test_the_csv_has_a_row_per_submission_and_a_column_per_exercise(graded, tmp_path):
-    results, exs, _, _ = graded
+def test_the_csv_has_a_row_per_student_and_a_column_per_exercise(graded, tmp_path):
+    results, exs, _, paths = graded
+    chosen = grading.latest(grading.collect(list(paths.values()), {}))
     out = tmp_path / "notas.csv"
-    grading.write_csv(list(results.values()), out)
-    rows = list(csv.DictReader(out.open(encoding="utf-8-sig")))
-    assert [row["entrega"] for row in rows] == [f"{n}.ipynb" for n in results]
-    assert [row["total"] for row in rows] == ["2", "0", "1", "1", "1"]
-    assert all(row["de"] == "2" and {ex.name, f"mensaje {ex.name}"} <= set(row) for row in rows for ex in exs)
+    rows = grading.student_rows(chosen, [results[s.path.stem] for s in chosen])
+    grading.write_csv(rows, {}, out)
+    table = list(csv.DictReader(out.open(encoding="utf-8-sig")))
+    assert [(row["estudiante"], row["legajo"], row["total"]) for row in table] == [
+        ("error_1", "L-error_1", "1"), ("error_2", "L-error_2", "1"), ("referencia", "L-referencia", "2"),
+        ("rota", "L-rota", "1"), ("sin_tocar", "L-sin_tocar", "0")]
+    assert all(row["de"] == "2" and row["03_layernorm"] == row["total"] for row in table)
+    assert all({ex.name, f"mensaje {ex.name}"} <= set(row) for row in table for ex in exs)
+    assert "SyntaxError" in table[3]["problemas"] and table[0]["alertas"] == ""
+
+
+def test_grading_in_parallel_gives_the_same_points_and_messages(graded):
+    results, exs, _, paths = graded
+    some = [paths[n] for n in ("sin_tocar", "error_1", "error_2")]
+    said = []
+    parallel = grading.grade_all(some, list(exs), LOOP_TIMEOUT_S, say=said.append, jobs=2)
+    for path, r in zip(some, parallel, strict=True):
+        alone = results[path.stem]
+        assert (r.submission, r.points, r.messages, r.mistakes) == (alone.submission, alone.points, alone.messages,
+                                                                    alone.mistakes)
+    assert len(said) == 3 and said[-1].startswith("[3/3] ") and said[-1].endswith("listo"), said
+    assert all(re.search(r"; (faltan ~\d+ (s|min)|listo)$", line) for line in said), said
 
 
 def test_the_folder_command_writes_a_row_even_for_what_is_not_a_notebook(tmp_path, capsys):
@@ -125,13 +158,15 @@ def test_the_folder_command_writes_a_row_even_for_what_is_not_a_notebook(tmp_pat
     assert "roto.ipynb: 0 de 2 puntos" in capsys.readouterr().out
     rows = list(csv.DictReader((tmp_path / "n.csv").open(encoding="utf-8-sig")))
     assert len(rows) == 1 and rows[0]["total"] == "0" and "no pude leer la entrega" in rows[0]["problemas"]
+    assert rows[0]["estudiante"] == "(sin nombre: roto.ipynb)"
 
 
 def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
     pytest.importorskip("otter", reason="otter-grader is the docente extra")
     made = grading.build(ROOT, tmp_path, [NB])
     assert made == [tmp_path / NB.stem / f"{NB.stem}.ipynb"]
-    assert json.loads(made[0].read_text(encoding="utf-8")) == grading.student_copy(load(NB))
+    assert json.loads(made[0].read_text(encoding="utf-8")) == grading.student_copy(load(NB), NB.stem, None,
+                                                                                   helpers.__version__)
     with zipfile.ZipFile(tmp_path / NB.stem / "autograder.zip") as z:
         tests = {n: z.read(n).decode() for n in z.namelist() if n.startswith("tests/")}
         env = z.read("environment.yml").decode()
@@ -139,3 +174,78 @@ def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
     assert "helpers.check.layer_norm(mi_layer_norm)" in tests["tests/layer_norm.py"]
     assert "'points': 1" in tests["tests/layer_norm.py"]
     assert "leccion06-helpers @ git+" in env and "otter-grader" in env
+
+
+# ------------------------------------------------------------------------- a term: names, points, resubmissions
+
+def test_a_class_graded_end_to_end(tmp_path, capsys):
+    """armar with a points file (what `make grading PUNTOS=...` runs), then a folder like Classroom's download: Ana
+    handed in twice (the later is graded), Bruno once, and someone handed in the lesson notebook itself."""
+    pytest.importorskip("otter", reason="otter-grader is the docente extra")
+    points = tmp_path / "puntos.ini"
+    points.write_text("[03_layernorm]\nlayer_norm = 1\nrms_norm = 2\n", encoding="utf-8")
+    build = tmp_path / "build"
+    assert main(["armar", "--raiz", str(ROOT), "--salida", str(build), "--puntos", str(points)]) == 0
+    assert sorted(p.name for p in build.iterdir()) == ["03_layernorm"]
+    student = json.loads((build / "03_layernorm" / "03_layernorm.ipynb").read_text(encoding="utf-8"))
+    first, second = grading.exercises(student)
+    ref = {ex.stub: grading.reference_code(ex) for ex in (first, second)}
+    wrong, _ = mistake_source(second)
+    folder = tmp_path / "entregas"
+    submission(student, folder / "Ana", "Ana Pérez", {**ref, second.stub: wrong}, file="Copia de 03_layernorm.ipynb",
+               printed="2026-03-10T10:00:00-03:00")
+    submission(student, folder / "Ana", "Ana Pérez", ref, file="Copia de 03_layernorm (1).ipynb",
+               printed="2026-03-10T11:00:00-03:00")
+    submission(student, folder / "Bruno", "Bruno Díaz", {first.stub: ref[first.stub]},
+               file="Copia de 03_layernorm.ipynb", printed="2026-03-09T18:00:00-03:00")
+    (folder / "otro").mkdir()
+    (folder / "otro" / "03_layernorm.ipynb").write_text(NB.read_text(encoding="utf-8"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["calificar", str(folder), "--tarea", str(build), "--csv", str(tmp_path / "notas.csv"),
+                 "-j", "2", "--tiempo", str(LOOP_TIMEOUT_S)]) == 0
+    said = capsys.readouterr().out
+    assert "2 entregas de 03_layernorm: califiqué la última, Copia de 03_layernorm (1).ipynb" in said, said
+    assert "ojo, 03_layernorm.ipynb: tiene las soluciones de la lección" in said, said
+    table = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
+    got = [(r["estudiante"], r["layer_norm"], r["rms_norm"], r["total"], r["de"]) for r in table]
+    assert got == [("Ana Pérez", "1", "2", "3", "3"), ("Bruno Díaz", "1", "0", "1", "3"),
+                   ("(sin nombre: 03_layernorm.ipynb)", "0", "0", "0", "3")], got
+    ana, bruno, teacher = table
+    assert "no califiqué Copia de 03_layernorm.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
+    assert ana["hora de entrega"].endswith("(hora que imprimió la celda del nombre)"), ana["hora de entrega"]
+    assert ana["hora de entrega"].startswith("2026-03-10") and ana["alertas"] == bruno["alertas"] == ""
+    assert "copia del docente" in teacher["alertas"] and "Completá la celda de arriba" in bruno["mensaje rms_norm"]
+    feedback = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "devoluciones").iterdir()}
+    assert sorted(feedback) == ["03_layernorm.ipynb.txt", "ana_perez_l-ana_perez.txt", "bruno_diaz_l-bruno_diaz.txt"]
+    assert "03_layernorm: 1 de 3 puntos." in feedback["bruno_diaz_l-bruno_diaz.txt"]
+    assert "rms_norm: todavía no. Completá la celda de arriba" in feedback["bruno_diaz_l-bruno_diaz.txt"]
+
+
+def _local_server():
+    """An HTTP server on this machine's loopback, answering 200: reachable unless the kernel has no network."""
+    import http.server
+    import threading
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def test_a_submission_cannot_reach_the_network_nor_take_the_memory(tmp_path):
+    from helpers.grading import _sandbox
+    protect = _sandbox.available()
+    if not (protect.limits and protect.no_network):
+        pytest.skip(f"this machine has no sandbox: {_sandbox.describe(protect)}")
+    server = _local_server()
+    probe = (f"import urllib.request\ntry:\n    urllib.request.urlopen('http://127.0.0.1:{server.server_port}/', "
+             "timeout=5)\n    red = 'conecté'\nexcept OSError as e:\n    red = f'sin red ({type(e).__name__})'\n"
+             "try:\n    lleno = bytearray(10 * 2**30)\n    memoria = 'reservé 10 GB'\nexcept MemoryError:\n"
+             "    memoria = 'sin memoria'\nraise RuntimeError(f'{red}; {memoria}')\n")
+    student = grading.student_copy(load(NB), NB.stem)
+    first = grading.exercises(student)[0]
+    path = submission(student, tmp_path, "sandbox", {}, extra={first.stub: probe})
+    try:
+        r = grading.grade(path, grading.exercises(student), LOOP_TIMEOUT_S, protect=protect)
+    finally:
+        server.shutdown()
+    said = " ".join(r.problems)
+    assert "RuntimeError: sin red (URLError); sin memoria" in said, r.problems

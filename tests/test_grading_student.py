@@ -28,7 +28,7 @@ def answer_lines(nb, student) -> dict[str, set[str]]:
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.stem)
 def copies(request):
     nb = load(request.param)
-    return request.param.stem, nb, grading.student_copy(nb)
+    return request.param.stem, nb, grading.student_copy(nb, request.param.stem, None, "9.9.9")
 
 
 def test_each_tu_turno_becomes_an_exercise(copies):
@@ -70,19 +70,44 @@ def test_the_leak_test_sees_an_answer_line_kept_in_a_cell():
 
 def test_nothing_that_gives_the_answer_away(copies):
     stem, nb, student = copies
-    assert set(student["metadata"]) <= {"kernelspec", "language_info"}
+    assert set(student["metadata"]) <= {"kernelspec", "language_info", grading.MARKER_KEY}
     for cell in student["cells"]:
         src = cell["source"]
         assert cell["metadata"] == {}
         assert "<details" not in src and not re.search(r"^###\s+La nuestra", src, re.M)
+        assert ".solution(" not in src, f"{stem}: a {cell['cell_type']} cell points at the solution: {src[-160:]}"
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [] and cell["execution_count"] is None
-            assert ".solution(" not in src and ".hint(" not in src, f"{stem}: {src[:80]}"
+            assert ".hint(" not in src, f"{stem}: {src[:80]}"
+
+
+def test_the_copy_says_which_notebook_and_release_it_is(copies):
+    stem, nb, student = copies
+    names = [ex.name for ex in grading.exercises(nb)]
+    assert student["metadata"][grading.MARKER_KEY] == {"notebook": stem, "version": "9.9.9", "copia": "estudiante",
+                                                       "puntos": dict.fromkeys(names, 1)}
+
+
+def test_the_first_code_cell_asks_who_hands_it_in(copies):
+    stem, _, student = copies
+    first = next(c for c in student["cells"] if c["cell_type"] == "code")
+    assert 'NOMBRE = ""' in first["source"] and 'LEGAJO = ""' in first["source"]
+    assert f"copia para entregar de {stem} (versión 9.9.9)" in first["source"]
+    assert "import helpers" not in first["source"], "the name cell must run without helpers"
+
+
+def test_the_pointer_at_the_solution_is_cut_from_the_sentence():
+    for text, cut in [("¿Te trabaste? `helpers.check.mask.hint(1)`; la nuestra: `helpers.check.mask.solution()`.",
+                       "¿Te trabaste? `helpers.check.mask.hint(1)`."),
+                      ("(y `hint(2)` otra); `helpers.check.ffn.solution()` muestra la nuestra.", "(y `hint(2)` otra)."),
+                      ("`hint(2)`, y `helpers.check.warmup.solution()` muestra la nuestra.", "`hint(2)`."),
+                      ("más directa; `helpers.check.rms_norm.solution()` muestra una solución.", "más directa.")]:
+        assert grading.unsolved(text) == cut
 
 
 def test_graded_mode_is_on_before_helpers_is_imported(copies):
     _, _, student = copies
-    setup = next(c["source"] for c in student["cells"] if c["cell_type"] == "code")
+    setup = next(c["source"] for c in student["cells"] if c["cell_type"] == "code" and "import helpers" in c["source"])
     assert f'os.environ["{grading.GRADED_ENV}"] = "1"' in setup
     assert setup.index(grading.GRADED_ENV) < setup.index("import helpers")
 
@@ -93,7 +118,7 @@ def test_the_question_text_stays_when_its_details_go():
         {"cell_type": "markdown", "metadata": {}, "source": "**1.** ¿Cuánto?\n\n<details><summary>Solución</summary>"
                                                             "\n\n42\n</details>"}]}
     student = grading.student_copy(nb)
-    assert student["cells"][1]["source"] == "**1.** ¿Cuánto?"
+    assert student["cells"][2]["source"] == "**1.** ¿Cuánto?"
 
 
 def test_a_name_only_a_dropped_cell_defines_is_reported():
@@ -117,3 +142,97 @@ def test_the_master_notebook_asks_otter_for_one_question_per_tu_turno(copies):
     assert names == [ex.name for ex in grading.exercises(student)]
     tests = [c["source"] for c in master["cells"] if "veredicto = helpers.check." in c["source"]]
     assert len(tests) == len(names) and all("assert veredicto.status == 'correct'" in t for t in tests)
+
+
+# ------------------------------------------------------------------ the points file, who handed in what, and when
+
+KNOWN = {"03_layernorm": ["layer_norm", "rms_norm"], "04_encoder_block": ["block_pre", "mask"]}
+
+
+def _points(tmp_path, text):
+    path = tmp_path / "puntos.ini"
+    path.write_text(text, encoding="utf-8")
+    return grading.read_points(path, KNOWN)
+
+
+def test_the_points_file_names_what_counts_and_its_worth(tmp_path):
+    text = "# la tarea\n[03_layernorm]\nrms_norm = 2   # lo que no se hizo en clase\n[04_encoder_block]\nmask = 1,5\n"
+    assert _points(tmp_path, text) == {"03_layernorm": {"rms_norm": 2.0}, "04_encoder_block": {"mask": 1.5}}
+
+
+@pytest.mark.parametrize("text, said", [
+    ("[03_layernorm]\nlayernorm = 1\n", "no hay un ejercicio «layernorm» en 03_layernorm. Los que hay: layer_norm, "
+                                        "rms_norm"),
+    ("[03_layer]\nrms_norm = 1\n", "no hay un notebook «03_layer». Los que hay: 03_layernorm, 04_encoder_block"),
+    ("[03_layernorm]\nrms_norm = dos\n", "«dos» no es un puntaje"),
+    ("[03_layernorm]\nrms_norm = -1\n", "«-1» no es un puntaje"),
+    ("[03_layernorm]\nrms_norm = 0\n", "para que un ejercicio no entre en la nota, borrá su línea"),
+    ("[03_layernorm]\n", "[03_layernorm]: no nombra ningún ejercicio. Los de 03_layernorm: layer_norm, rms_norm"),
+    ("rms_norm = 1\n", "no se entiende"),
+    ("", "no nombra ningún notebook"),
+])
+def test_a_wrong_points_file_says_what_and_what_is_valid(tmp_path, text, said):
+    with pytest.raises(grading.PointsError, match=re.escape(said)):
+        _points(tmp_path, text)
+
+
+def test_an_exercise_left_out_stays_as_practice():
+    nb = load(NOTEBOOKS[2])
+    student = grading.student_copy(nb, "03_layernorm", {"rms_norm": 2}, "9.9.9")
+    first, second = grading.exercises(student)
+    assert student["cells"][first.stub]["source"].startswith("# Tu turno (práctica: no entra en la nota)")
+    assert student["cells"][second.stub]["source"].startswith("# Tu turno (2 puntos)")
+    assert student["metadata"][grading.MARKER_KEY]["puntos"] == {"rms_norm": 2}
+    master = grading.master_notebook(nb, "x", student)
+    questions = [c["source"] for c in master["cells"] if c["source"].startswith("# BEGIN QUESTION")]
+    assert questions == ["# BEGIN QUESTION\nname: rms_norm\npoints: 2\ncheck_cell: false"]
+
+
+def _handed_in(tmp_path, name, legajo="", when=None, printed=None, file="Copia de 03_layernorm.ipynb"):
+    student = grading.student_copy(load(NOTEBOOKS[2]), "03_layernorm", None, "9.9.9")
+    cell = next(c for c in student["cells"] if c["cell_type"] == "code")
+    cell["source"] = cell["source"].replace('NOMBRE = ""', f'NOMBRE = "{name}"').replace(
+        'LEGAJO = ""', f'LEGAJO = "{legajo}"')
+    if printed:
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": f"Entrega de x, corrida el {printed}\n"}]
+    if when:
+        cell["metadata"] = {"executionInfo": {"status": "ok", "timestamp": when, "elapsed": 10}}
+    path = tmp_path / file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(student, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_the_name_and_time_come_from_the_notebook_not_the_file(tmp_path):
+    path = _handed_in(tmp_path, "  Ana   Pérez ", "L-12", when=1_767_000_000_000, printed="2025-01-01T10:00:00-03:00")
+    who = grading.identify(json.loads(path.read_text(encoding="utf-8")), path)
+    assert (who.name, who.student_id, who.notebook) == ("Ana Pérez", "L-12", "03_layernorm")
+    assert who.time.timestamp() == 1_767_000_000 and who.time_source == "hora de la última celda corrida"
+    path = _handed_in(tmp_path, "Ana", printed="2025-01-01T10:00:00-03:00")
+    who = grading.identify(json.loads(path.read_text(encoding="utf-8")), path)
+    assert who.time.isoformat() == "2025-01-01T10:00:00-03:00" and who.time_source.startswith("hora que imprimió")
+    path = _handed_in(tmp_path, "")
+    who = grading.identify(json.loads(path.read_text(encoding="utf-8")), path)
+    assert who.name == "" and who.time_source == "fecha del archivo"
+
+
+def test_a_resubmission_keeps_the_latest_and_says_so(tmp_path):
+    old = _handed_in(tmp_path / "a", "Ana Pérez", "L-12", printed="2025-01-02T10:00:00+00:00")
+    new = _handed_in(tmp_path / "b", "ana perez", "l 12", printed="2025-01-02T11:30:00+00:00", file="x (1).ipynb")
+    other = _handed_in(tmp_path / "c", "Ana Pérez", "L-13", printed="2025-01-02T09:00:00+00:00")
+    chosen = grading.latest(grading.collect([new, old, other], {}))
+    assert sorted(s.path for s in chosen) == sorted([new, other])
+    note = next(s.note for s in chosen if s.path == new)
+    assert note.startswith("2 entregas de 03_layernorm: califiqué la última, x (1).ipynb") and old.name in note
+
+
+def test_the_teachers_copy_is_flagged_and_the_students_is_not():
+    lesson = load(NOTEBOOKS[2])
+    student = grading.student_copy(lesson, "03_layernorm", None, "9.9.9")
+    assert grading.alerts(student) == []
+    said = " ".join(grading.alerts(lesson))
+    assert "copia del docente" in said and "marca de la copia para entregar" in said
+    off = json.loads(json.dumps(student))
+    setup = next(c for c in off["cells"] if "import helpers" in c["source"])
+    setup["source"] = setup["source"].replace('= "1"', '= "0"')
+    assert grading.alerts(off) == ["el modo calificado está apagado en su celda de preparación"]

@@ -767,7 +767,8 @@ class Exercise:
         self.__doc__ = f"helpers.check.{name}: {inspect.getdoc(assess) or ''}"
 
     def __repr__(self) -> str:
-        return f"<helpers.check.{self.name}: llamalo con tu respuesta; .hint(1) y .solution() ayudan>"
+        helps = ".hint(1) ayuda" if graded() else ".hint(1) y .solution() ayudan"  # graded copy: no solution()
+        return f"<helpers.check.{self.name}: llamalo con tu respuesta; {helps}>"
 
     @property
     def _example(self) -> str:

@@ -1,6 +1,6 @@
 """python -m helpers.grading: the teacher's command line (``armar``, ``calificar``)."""
 
-from helpers.grading._grade import main
+from helpers.grading._cli import main
 
 __all__: list[str] = []
 

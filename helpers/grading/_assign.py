@@ -11,11 +11,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ._notebook import Exercise, exercises, student_copy
+from ._notebook import Exercise, exercises, show_points, student_copy
+from ._points import read_points
 
-__all__ = ["POINTS", "build", "master_notebook", "reference_code", "test_source"]
+__all__ = ["POINTS", "build", "master_notebook", "plan", "reference_code", "test_source"]
 
-POINTS = 1  # each "Tu turno" is worth the same: one check, all or nothing (the checker has no partial credit)
+POINTS = 1  # a "Tu turno" without a points file: one check, all or nothing (the checker has no partial credit)
 
 
 def reference_code(ex: Exercise) -> str:
@@ -56,18 +57,19 @@ def _config(name: str) -> str:
     return "# ASSIGNMENT CONFIG\n" + json.dumps(config, indent=1)  # JSON is YAML
 
 
-def master_notebook(nb, name: str):
-    """otter assign's master notebook (format v1) from a lesson notebook: its student copy, with each "Tu turno"
-    stub as the prompt, ``solution().code`` as the solution and the checker as the test, 1 point each."""
-    student = student_copy(nb)
-    by_stub = {ex.stub: ex for ex in exercises(student)}
+def master_notebook(nb, name: str, student=None):
+    """otter assign's master notebook (format v1) from a lesson notebook: its student copy, with each graded
+    "Tu turno" stub as the prompt, ``solution().code`` as the solution and the checker as the test, at its points."""
+    student = student or student_copy(nb)
+    points = student["metadata"].get("leccion06", {}).get("puntos", {})
+    by_stub = {ex.stub: ex for ex in exercises(student) if ex.name in points}
     cells = [_raw(_config(name))]
     for i, cell in enumerate(student["cells"]):
         ex = by_stub.get(i)
         if ex is None:
             cells.append(cell)
             continue
-        cells += [_raw(f"# BEGIN QUESTION\nname: {ex.name}\npoints: {POINTS}\ncheck_cell: false"),
+        cells += [_raw(f"# BEGIN QUESTION\nname: {ex.name}\npoints: {points[ex.name]}\ncheck_cell: false"),
                   _raw("# BEGIN SOLUTION"), _code(_solution_cell(ex, cell["source"])), _raw("# END SOLUTION"),
                   _raw("# BEGIN TESTS"), _code(test_source(ex)), _raw("# END TESTS"),
                   _raw("# END QUESTION")]
@@ -93,25 +95,42 @@ def _same_as_ours(theirs: Path, ours: Path) -> None:
         raise SystemExit(f"la versión de otter de {ours.name} difiere de la nuestra desde la celda {diff}")
 
 
-def build(root: Path, out: Path, notebooks: list[Path] | None = None) -> list[Path]:
-    """Write ``out/<stem>/`` per lesson notebook: ``<stem>.ipynb`` (the student copy) and ``autograder.zip``
-    (otter assign's bundle); return the student copies. Needs otter-grader (the ``docente`` extra)."""
+def plan(notebooks: list[Path], points_file: Path | None) -> dict[Path, dict[str, float] | None]:
+    """Which notebooks go into the assignment and each one's points (None: every exercise, 1 point)."""
+    known = {p.stem: [ex.name for ex in exercises(json.loads(p.read_text(encoding="utf-8")))] for p in notebooks}
+    if points_file is None:
+        return {p: None for p in notebooks}
+    chosen = read_points(points_file, known)
+    return {p: chosen[p.stem] for p in notebooks if p.stem in chosen}
+
+
+def _summary(student) -> str:
+    points = student["metadata"]["leccion06"]["puntos"]
+    return ", ".join(f"{n} {show_points(v)}" for n, v in points.items())
+
+
+def build(root: Path, out: Path, notebooks: list[Path] | None = None, points_file: Path | None = None,
+          say=print) -> list[Path]:
+    """Write ``out/<stem>/`` per notebook of the assignment: ``<stem>.ipynb`` (the student copy) and
+    ``autograder.zip`` (otter assign's bundle); return the student copies. Needs otter-grader (``docente``)."""
+    import helpers
     root, out = Path(root), Path(out)
-    notebooks = notebooks or sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    chosen = plan(notebooks or sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb")), points_file)
     otter = shutil.which("otter", path=str(Path(sys.executable).parent)) or shutil.which("otter")
     if otter is None:
         raise SystemExit("falta otter-grader: instalalo con pip install 'leccion06-helpers[docente]'")
     made = []
-    for path in notebooks:
+    for path, points in chosen.items():
         nb = json.loads(path.read_text(encoding="utf-8"))
+        student = student_copy(nb, path.stem, points, helpers.__version__)
         dest = out / path.stem
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)
-        (dest / f"{path.stem}.ipynb").write_text(json.dumps(student_copy(nb), ensure_ascii=False, indent=1) + "\n",
+        (dest / f"{path.stem}.ipynb").write_text(json.dumps(student, ensure_ascii=False, indent=1) + "\n",
                                                  encoding="utf-8")
         with tempfile.TemporaryDirectory() as tmp:
             master = Path(tmp) / f"{path.stem}.ipynb"
-            master.write_text(json.dumps(master_notebook(nb, f"leccion06-{path.stem}"), ensure_ascii=False),
+            master.write_text(json.dumps(master_notebook(nb, f"leccion06-{path.stem}", student), ensure_ascii=False),
                               encoding="utf-8")
             (Path(tmp) / "requirements.txt").write_text(_requirements(root), encoding="utf-8")
             command = [otter, "assign", "--no-run-tests", "--no-pdfs", str(master), str(Path(tmp) / "dist")]
@@ -122,4 +141,5 @@ def build(root: Path, out: Path, notebooks: list[Path] | None = None) -> list[Pa
             shutil.copy(zips[-1], dest / "autograder.zip")
             _same_as_ours(Path(tmp) / "dist" / "student" / master.name, dest / f"{path.stem}.ipynb")
         made.append(dest / f"{path.stem}.ipynb")
+        say(f"{path.stem}: {_summary(student)}")
     return made

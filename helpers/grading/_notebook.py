@@ -5,7 +5,10 @@ followed by a code cell that is exactly ``helpers.check.<name>(<variable>)`` and
 markdown cell); answers live in ``<details>`` blocks of markdown cells, under a markdown heading ``### La nuestra``
 (up to the next heading), in cells tagged ``exercise-answer`` or ``solution``, or in cells calling ``.solution()`` /
 ``.hint(``; later cells get a working version from ``helpers.check.<name>.working(<variable>)`` under another name;
-the setup cell is the first code cell.
+the setup cell is the first code cell that imports helpers.
+
+A student copy starts with a name cell (``NOMBRE``, ``LEGAJO``: grading reads them from its source) and carries
+``metadata["leccion06"]``: which notebook, which release, that it is a student copy, and the exercises it grades.
 """
 
 from __future__ import annotations
@@ -16,14 +19,18 @@ import re
 from dataclasses import dataclass
 
 from ..check._core import GRADED_ENV  # set to "1" by a student copy's setup cell: helpers.check turns answers off
+from ._identity import MARKER_KEY, name_cell
 
-__all__ = ["GRADED_ENV", "Exercise", "exercises", "missing_after_drop", "student_copy"]
+__all__ = ["GRADED_ENV", "Exercise", "exercises", "missing_after_drop", "show_points", "student_copy", "unsolved"]
 
 _CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)\s*$")
 _ANSWER_TAGS = {"exercise-answer", "solution"}
 _DETAILS = re.compile(r"\n*<details>.*?</details>\n*", re.S)
 _GIVES_ANSWER = re.compile(r"\.solution\(|\.hint\(")
 _KEEP_METADATA = ("kernelspec", "language_info")
+# A markdown pointer at the reference ("; la nuestra: `helpers.check.x.solution()`"), cut from a graded copy
+_POINTS_AT_SOLUTION = re.compile(r"\s*[;,]?\s*(?:y\s+)?(?:la nuestra:\s*)?`helpers\.check\.\w+\.solution\(\)`"
+                                 r"(?:\s+muestra\s+(?:la nuestra|una solución))?")
 _GRADED_LINES = (f'import os\n\nos.environ["{GRADED_ENV}"] = "1"  # copia para entregar: helpers.check no muestra '
                  "soluciones\n")
 
@@ -118,8 +125,27 @@ def _graded_setup(src: str) -> str:
     return src[:at] + _GRADED_LINES + src[at:]
 
 
-def student_copy(nb):
-    """A copy to hand out: no reference answer in cells, outputs or metadata; graded mode on in the setup cell."""
+def unsolved(text: str) -> str:
+    """Markdown without its pointers at ``helpers.check.<x>.solution()`` (off in a graded copy)."""
+    return _POINTS_AT_SOLUTION.sub("", text)
+
+
+def _stub_label(src: str, points: float | None) -> str:
+    """The stub's first line says what it is worth: ``# Tu turno (2 puntos)`` or ``(práctica: no entra en la nota)``."""
+    label = "práctica: no entra en la nota" if not points else f"{show_points(points)} punto{'s' * (points != 1)}"
+    return src.replace("# Tu turno", f"# Tu turno ({label})", 1)
+
+
+def show_points(points: float) -> str:
+    """2 -> '2', 1.5 -> '1,5' (Spanish decimal comma)."""
+    return f"{points:g}".replace(".", ",")
+
+
+def student_copy(nb, stem: str = "", points: dict[str, float] | None = None, version: str = ""):
+    """A copy to hand out: no reference answer in cells, outputs or metadata; graded mode on in the setup cell;
+    the name cell first; ``points`` (exercise -> points, default 1 each) marked on each stub and in the metadata."""
+    every = {ex.name: 1 for ex in exercises(nb)}
+    points = every if points is None else {name: points.get(name, 0) for name in every}
     drop = _dropped(nb["cells"])
     needs = missing_after_drop(nb, drop)
     if needs:
@@ -128,6 +154,9 @@ def student_copy(nb):
                          "Mové esas definiciones fuera de la solución (docs/docente.md, «Para autores»).")
     out = copy.deepcopy(nb)
     out["metadata"] = {k: v for k, v in nb.get("metadata", {}).items() if k in _KEEP_METADATA}
+    out["metadata"][MARKER_KEY] = {"notebook": stem, "version": version, "copia": "estudiante",
+                                   "puntos": {n: p for n, p in points.items() if p}}
+    stubs = {ex.stub: points[ex.name] for ex in exercises(nb)}
     cells, setup_done = [], False
     for i, cell in enumerate(out["cells"]):
         if i in drop:
@@ -137,12 +166,17 @@ def student_copy(nb):
             src = _DETAILS.sub("\n\n", src).strip()
             if not src:
                 continue
+        if cell["cell_type"] == "markdown":
+            src = unsolved(src)
         if cell["cell_type"] == "code" and not setup_done:
             src, setup_done = _graded_setup(src), True
+        if i in stubs:
+            src = _stub_label(src, stubs[i])
         clean = {"cell_type": cell["cell_type"], "metadata": {}, "source": src}
         clean.update({k: cell[k] for k in ("id", "attachments") if k in cell})
         if cell["cell_type"] == "code":
             clean.update(execution_count=None, outputs=[])
         cells.append(clean)
-    out["cells"] = cells
+    first_code = next((i for i, c in enumerate(cells) if c["cell_type"] == "code"), len(cells))
+    out["cells"] = [*cells[:first_code], name_cell(stem, version), *cells[first_code:]]
     return out

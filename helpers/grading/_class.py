@@ -1,0 +1,271 @@
+"""A folder of submissions graded as a class: who handed in which notebook (the name cell), the latest of each
+student's resubmissions, the teacher's own copy flagged, every submission graded in parallel, one CSV row per
+student, and one feedback file per student."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import time
+import unicodedata
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+from . import _sandbox
+from ._grade import CELL_TIMEOUT_S, Result, grade
+from ._identity import MARKER_KEY, Identity, identify, student_key
+from ._notebook import GRADED_ENV, Exercise, exercises, show_points
+
+__all__ = ["Assignment", "Row", "Submission", "alerts", "assignments", "collect", "grade_all", "latest", "student_rows",
+           "write_csv", "write_feedback"]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One notebook of the assignment: its exercises and what each is worth (0: practice, not graded)."""
+
+    stem: str
+    tasks: tuple[Exercise, ...]
+    points: dict[str, float]
+
+    @property
+    def graded(self) -> list[Exercise]:
+        return [ex for ex in self.tasks if self.points.get(ex.name)]
+
+
+def _assignment(nb, stem: str) -> Assignment:
+    marker = nb.get("metadata", {}).get(MARKER_KEY, {})
+    tasks = tuple(exercises(nb))
+    points = marker.get("puntos") if isinstance(marker.get("puntos"), dict) else {ex.name: 1 for ex in tasks}
+    return Assignment(marker.get("notebook") or stem, tasks, points)
+
+
+def assignments(where: Path) -> dict[str, Assignment]:
+    """The copies you handed out: one .ipynb, or a folder (``build/grading``) with ``<notebook>/<notebook>.ipynb``."""
+    where = Path(where)
+    paths = [where] if where.is_file() else sorted(where.glob("*/*.ipynb")) or sorted(where.glob("*.ipynb"))
+    if not paths:
+        raise SystemExit(f"no encontré copias para estudiantes (.ipynb) en {where}")
+    out = {}
+    for p in paths:
+        a = _assignment(json.loads(p.read_text(encoding="utf-8")), p.stem)
+        out[a.stem] = a
+    return out
+
+
+def alerts(nb) -> list[str]:
+    """Why a submission does not look like the student copy: the teacher's answers, graded mode off, no marker."""
+    found, cells = [], nb.get("cells", [])
+    text = ["".join(c.get("source", "")) for c in cells]
+    if nb.get("metadata", {}).get(MARKER_KEY, {}).get("copia") != "estudiante":
+        found.append("no tiene la marca de la copia para entregar (¿es el notebook de la lección?)")
+    if any(c.get("cell_type") == "markdown" and ("<details" in t or re.search(r"^###\s+La nuestra", t, re.M))
+           for c, t in zip(cells, text)):
+        found.append("tiene las soluciones de la lección: es la copia del docente, no la que repartiste")
+    setup = next((t for c, t in zip(cells, text) if c.get("cell_type") == "code" and "import helpers" in t), "")
+    if f'os.environ["{GRADED_ENV}"] = "1"' not in setup:
+        found.append("el modo calificado está apagado en su celda de preparación")
+    return found
+
+
+@dataclass
+class Submission:
+    """One file: who and which notebook (None where it is not a notebook), alerts, what it is graded against."""
+
+    path: Path
+    who: Identity | None
+    key: str
+    stem: str
+    alerts: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+def _stem_of(nb, who: Identity, known: dict[str, Assignment]) -> str:
+    if who.notebook in known or not known:
+        return who.notebook
+    names = {ex.name for ex in _exercises_or_none(nb)}
+    return next((a.stem for a in known.values() if names and names <= {ex.name for ex in a.tasks}), who.notebook)
+
+
+def _exercises_or_none(nb) -> list[Exercise]:
+    try:
+        return exercises(nb)
+    except (ValueError, KeyError, TypeError):
+        return []
+
+
+def collect(paths: list[Path], known: dict[str, Assignment]) -> list[Submission]:
+    """Read each file as JSON (nothing runs): its student, notebook and alerts."""
+    subs = []
+    for path in paths:
+        try:
+            nb = json.loads(Path(path).read_text(encoding="utf-8"))
+            who = identify(nb, path)
+        except (ValueError, UnicodeDecodeError, AttributeError):
+            subs.append(Submission(Path(path), None, f"archivo:{Path(path).name}", ""))
+            continue
+        subs.append(Submission(Path(path), who, student_key(who, path), _stem_of(nb, who, known), alerts(nb)))
+    return subs
+
+
+def _when(s: Submission) -> str:
+    return s.who.time.astimezone().strftime("%Y-%m-%d %H:%M") if s.who and s.who.time else "?"
+
+
+def latest(subs: list[Submission]) -> list[Submission]:
+    """Per student and notebook, the latest submission by time; its ``note`` says which others it replaced."""
+    groups: dict[tuple[str, str], list[Submission]] = {}
+    for s in subs:
+        groups.setdefault((s.key, s.stem), []).append(s)
+    chosen = []
+    for group in groups.values():
+        group.sort(key=lambda s: (s.who.time.timestamp() if s.who and s.who.time else 0, s.path.name))
+        last = group[-1]
+        if len(group) > 1:
+            older = ", ".join(f"{s.path.name} ({_when(s)})" for s in group[:-1])
+            last.note = (f"{len(group)} entregas de {last.stem}: califiqué la última, {last.path.name} "
+                         f"({_when(last)}, {last.who.time_source}); no califiqué {older}")
+        chosen.append(last)
+    return chosen
+
+
+def _eta(done: int, total: int, start: float) -> str:
+    left = (time.perf_counter() - start) / done * (total - done)
+    return "listo" if done == total else f"faltan ~{left / 60:.0f} min" if left >= 90 else f"faltan ~{left:.0f} s"
+
+
+def _one(job):
+    path, tasks, timeout, points, protect = job
+    return grade(path, tasks, timeout, points, protect)
+
+
+def grade_all(paths: list[Path], tasks: list[Exercise] | None = None, timeout: float = CELL_TIMEOUT_S,
+              say=print, jobs: int = 1, points=None, protect: _sandbox.Protections | None = None,
+              per_path: dict | None = None) -> list[Result]:
+    """Grade submissions, ``jobs`` at a time (each its own kernel), saying how each went and the time left;
+    results in the order of ``paths``. ``per_path``: path -> (tasks, points), overriding ``tasks``/``points``."""
+    work = [(p, *(per_path or {}).get(p, (tasks, points))) for p in paths]
+    work = [(p, t, timeout, w, protect) for p, t, w in work]
+    results: dict[int, Result] = {}
+    start = time.perf_counter()
+
+    def report(i: int, r: Result) -> None:
+        results[i] = r
+        say(f"[{len(results)}/{len(work)}] {r.submission}: {show_points(r.total)} de {show_points(r.maximum)} "
+            f"puntos ({r.seconds:.0f} s); {_eta(len(results), len(work), start)}")
+
+    if jobs <= 1 or len(work) <= 1:
+        for i, job in enumerate(work):
+            report(i, _one(job))
+    else:
+        with ProcessPoolExecutor(min(jobs, len(work)), mp_context=get_context("spawn")) as pool:
+            futures = {pool.submit(_one, job): i for i, job in enumerate(work)}
+            for future in as_completed(futures):
+                report(futures[future], future.result())
+    return [results[i] for i in range(len(work))]
+
+
+@dataclass
+class Row:
+    """One student: name, id, each notebook's result and the submission it came from."""
+
+    name: str
+    student_id: str
+    graded: dict[str, tuple[Submission, Result]] = field(default_factory=dict)
+
+
+def student_rows(chosen: list[Submission], results: list[Result]) -> list[Row]:
+    """One row per student, in the order of their names."""
+    rows: dict[str, Row] = {}
+    for s, r in zip(chosen, results, strict=True):
+        row = rows.setdefault(s.key, Row(s.who.name if s.who else "", s.who.student_id if s.who else ""))
+        row.name = row.name or (s.who.name if s.who else "")
+        row.graded[s.stem] = (s, r)
+    return sorted(rows.values(), key=lambda r: (_plain(r.name) or "~", r.student_id, _files(r)))
+
+
+def _plain(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
+
+
+def _files(row: Row) -> str:
+    return ", ".join(s.path.name for s, _ in row.graded.values())
+
+
+def _label(row: Row) -> str:
+    return row.name or f"(sin nombre: {_files(row)})"
+
+
+def _columns(known: dict[str, Assignment], rows: list[Row]) -> tuple[list[str], list[str]]:
+    """(notebooks, exercises) of the CSV: the assignment's, else those the submissions show."""
+    stems = list(known) or list(dict.fromkeys(st for r in rows for st in r.graded))
+    names = [ex.name for st in stems if st in known for ex in known[st].graded]
+    names += [n for r in rows for _, res in r.graded.values() for n in res.points if n not in names]
+    return stems, list(dict.fromkeys(names))
+
+
+def _cells(row: Row, stems: list[str], names: list[str], known: dict[str, Assignment]) -> list:
+    results = {st: res for st, (_, res) in row.graded.items()}
+    points = {n: res.points[n] for res in results.values() for n in res.points}
+    messages = {n: res.messages[n] for res in results.values() for n in res.messages}
+    out_of = sum(sum(known[st].points.get(ex.name, 0) for ex in known[st].tasks) if st in known else
+                 results[st].maximum if st in results else 0 for st in stems)
+    subs = [s for s, _ in row.graded.values()]
+    missing = [st for st in stems if st not in results]
+    problems = [f"{st}: {p}" for st, res in results.items() for p in res.problems]
+    problems += [f"no entregó {st}" for st in missing]
+    return [_label(row), row.student_id,
+            *(show_points(results[st].total) if st in results else "" for st in stems),
+            show_points(sum(res.total for res in results.values())), show_points(out_of),
+            *(show_points(points[n]) if n in points else "" for n in names),
+            " | ".join(s.path.name for s in subs),
+            " | ".join(f"{_when(s)} ({s.who.time_source})" if s.who else "?" for s in subs),
+            " | ".join(s.note for s in subs if s.note),
+            " | ".join(f"{s.path.name}: {a}" for s in subs for a in s.alerts),
+            *(messages.get(n, "") for n in names), " | ".join(problems)]
+
+
+def write_csv(rows: list[Row], known: dict[str, Assignment], path: Path, delimiter: str = ",") -> None:
+    """One row per student: notebooks' points, total, each exercise's points, files, time, resubmissions,
+    alerts, each failed check's message and the problems running it (UTF-8 with BOM, for spreadsheets)."""
+    stems, names = _columns(known, rows)
+    with open(path, "w", newline="", encoding="utf-8-sig") as f:
+        out = csv.writer(f, delimiter=delimiter)
+        out.writerow(["estudiante", "legajo", *stems, "total", "de", *names, "archivos", "hora de entrega",
+                      "reentregas", "alertas", *(f"mensaje {n}" for n in names), "problemas"])
+        for row in rows:
+            out.writerow(_cells(row, stems, names, known))
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9@.-]+", "_", _plain(text)).strip("_")[:60] or "sin_nombre"
+
+
+def _feedback(row: Row) -> str:
+    lines = [f"Hola{' ' + row.name if row.name else ''}: esta es la devolución de tu tarea.", ""]
+    for stem, (_, res) in row.graded.items():
+        lines.append(f"{stem}: {show_points(res.total)} de {show_points(res.maximum)} puntos.")
+        for name in res.points:
+            ok = res.points[name] == res.out_of.get(name) and not res.messages.get(name)
+            lines.append(f"  - {name}: {'bien' if ok else 'todavía no'}"
+                         + ("" if ok else f". {res.messages.get(name, '').strip()}"))
+        lines += [f"  ({p})" for p in res.problems[:5]] + [""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_feedback(rows: list[Row], folder: Path) -> list[Path]:
+    """``folder/<estudiante>.txt`` per student: points and each check's message, to send back."""
+    folder.mkdir(parents=True, exist_ok=True)
+    made, used = [], set()
+    for row in rows:
+        base = _slug(" ".join(x for x in (row.name, row.student_id) if x) or _files(row))
+        name, n = base, 2
+        while name in used:
+            name, n = f"{base}_{n}", n + 1
+        used.add(name)
+        (folder / f"{name}.txt").write_text(_feedback(row), encoding="utf-8")
+        made.append(folder / f"{name}.txt")
+    return made

@@ -1,0 +1,129 @@
+"""python -m helpers.grading: the teacher's command line (``armar``, ``calificar``)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import _sandbox
+from ._assign import build
+from ._class import (
+    Assignment,
+    _assignment,
+    assignments,
+    collect,
+    grade_all,
+    latest,
+    student_rows,
+    write_csv,
+    write_feedback,
+)
+from ._grade import CELL_TIMEOUT_S
+from ._points import PointsError
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m helpers.grading", description="La lección como tarea: armarla y "
+                                "calificarla.")
+    sub = p.add_subparsers(dest="comando", required=True)
+    a = sub.add_parser("armar", help="arma las copias para estudiantes y los paquetes de otter-grader")
+    a.add_argument("--raiz", default=".", help="la carpeta del repositorio (por defecto, esta)")
+    a.add_argument("--salida", default="build/grading", help="dónde escribirlos (por defecto, build/grading)")
+    a.add_argument("--puntos", help="el archivo con los ejercicios que entran en la nota y sus puntos (por "
+                                    "defecto: todos, 1 punto cada uno); docs/docente.md tiene ejemplos")
+    c = sub.add_parser("calificar", help="califica una entrega (.ipynb) o una carpeta de entregas")
+    c.add_argument("entregas", help="un .ipynb o una carpeta con .ipynb (también en subcarpetas)")
+    c.add_argument("--csv", default="notas.csv", help="la planilla que escribe (por defecto, notas.csv)")
+    c.add_argument("--tarea", help="lo que repartiste: la carpeta build/grading o la copia (.ipynb) de un "
+                                   "notebook; de ahí saco ejercicios y puntos (sin esto, de cada entrega)")
+    c.add_argument("--devoluciones", help="carpeta donde escribe un .txt por estudiante (por defecto, "
+                                          "devoluciones/ al lado del CSV)")
+    c.add_argument("--tiempo", type=float, default=CELL_TIMEOUT_S,
+                   help=f"segundos por celda antes de cortarla (por defecto, {CELL_TIMEOUT_S})")
+    c.add_argument("--memoria", type=int, default=_sandbox.MEMORY_MB,
+                   help=f"MB de memoria por entrega (por defecto, {_sandbox.MEMORY_MB})")
+    c.add_argument("-j", "--procesos", type=int, default=os.cpu_count() or 1,
+                   help="cuántas entregas a la vez (por defecto, una por núcleo)")
+    c.add_argument("--separador", default=",", help="separador del CSV (por defecto «,»; «;» para Excel en español)")
+    return p
+
+
+def _paths(where: Path) -> list[Path]:
+    if where.is_file():
+        return [where]
+    return sorted(p for p in where.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def _from_submissions(subs) -> dict[str, Assignment]:
+    """Without --tarea: each notebook's exercises and points from its first readable submission."""
+    known = {}
+    for s in subs:
+        s.stem = s.stem or (s.path.stem if s.who else "")  # a notebook without the marker: its file's name
+        if s.stem and s.stem not in known:
+            try:
+                known[s.stem] = _assignment(json.loads(s.path.read_text(encoding="utf-8")), s.stem)
+            except (ValueError, KeyError, TypeError):
+                continue
+    return known
+
+
+def _armar(args) -> int:
+    try:
+        made = build(Path(args.raiz), Path(args.salida), points_file=Path(args.puntos) if args.puntos else None)
+    except PointsError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"listo: {len(made)} copias para estudiantes, cada una con su autograder.zip, en {args.salida}/")
+    return 0
+
+
+def _calificar(args) -> int:
+    paths = _paths(Path(args.entregas))
+    if not paths:
+        print(f"no encontré entregas (.ipynb) en {args.entregas}", file=sys.stderr)
+        return 2
+    known = assignments(Path(args.tarea)) if args.tarea else {}
+    if not args.tarea:
+        print("sin --tarea, saco ejercicios y puntos de las entregas: si alguien borró una celda de control, ese "
+              "ejercicio no aparece en su fila")
+    subs = collect(paths, known)
+    known = known or _from_submissions(subs)
+    for s in subs:
+        s.stem = s.stem if s.stem in known or len(known) != 1 else next(iter(known))
+    for s in [s for s in subs if s.stem not in known]:
+        print(f"no califico {s.path.name}: no es de ningún notebook de la tarea ({', '.join(known)})")
+        subs.remove(s)
+    chosen = latest(subs)
+    for s in chosen:
+        for line in ([s.note] if s.note else []) + [f"ojo, {s.path.name}: {a}" for a in s.alerts]:
+            print(line)
+    protect = dataclasses.replace(_sandbox.available(), memory_mb=args.memoria)
+    print(_sandbox.describe(protect))
+    per_path = {s.path: (list(known[s.stem].graded), known[s.stem].points) for s in chosen}
+    results = grade_all([s.path for s in chosen], timeout=args.tiempo, jobs=args.procesos, protect=protect,
+                        per_path=per_path)
+    rows = student_rows(chosen, results)
+    write_csv(rows, known, Path(args.csv), args.separador)
+    feedback = Path(args.devoluciones) if args.devoluciones else Path(args.csv).parent / "devoluciones"
+    made = write_feedback(rows, feedback)
+    print(f"escribí {args.csv}: {len(rows)} estudiantes, {len(paths)} archivos ({len(paths) - len(chosen)} "
+          f"reentregas viejas sin calificar); {len(made)} devoluciones en {feedback}/")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    if args.comando == "armar":
+        return _armar(args)
+    if args.procesos < 1 or args.tiempo <= 0 or args.memoria < 256:
+        print("error: -j tiene que ser al menos 1, --tiempo mayor que 0 y --memoria al menos 256 (MB)",
+              file=sys.stderr)
+        return 2
+    return _calificar(args)
