@@ -19,13 +19,13 @@ from torch import nn
 from ._validate import positive_int
 from .toydata import spiral
 
-__all__ = ["EVERY", "INITS", "LABELS", "RUNS_PATH", "RUN_SEEDS", "STEPS", "VARIANTS", "Stack", "load_runs", "measure",
-           "step", "train"]
+__all__ = ["EVERY", "INITS", "LABELS", "RUNS_PATH", "RUN_SEEDS", "STEPS", "VARIANTS", "Stack", "first_layer_step",
+           "load_runs", "measure", "step", "train"]
 
 RUNS_PATH = Path(__file__).parent / "data" / "depth96.json"
 # variant -> (residual, norm): the two pieces, on or off
 VARIANTS = {"plain": (False, False), "residual": (True, False), "norm": (False, True), "pre": (True, True)}
-LABELS = {"plain": "ninguna", "residual": "solo residual", "norm": "solo LayerNorm", "pre": "las dos (pre-norm)"}
+LABELS = {"plain": "sin piezas", "residual": "solo residual", "norm": "solo LayerNorm", "pre": "las dos (pre-norm)"}
 INITS = ("default", "he")
 RUN_SEEDS = (0,)        # the stored runs (more: --seeds 0 1 2); the four variants of a seed share weights
 STEPS = 400        # as notebook 02's 20-layer runs: Adam, lr 1e-3, batch 128
@@ -81,18 +81,36 @@ class Stack(nn.Module):
 
 
 def measure(model: Stack, x, y) -> dict:
-    """At initialization: mean vector norm of the stream per layer (0 = input layer), the gradient norm of the
-    first layer's weight (summed in float64: its entries can be ~1e-40), and how distinct the points stay at the top
-    (spread around their mean / mean norm)."""
+    """At initialization: mean vector norm of the stream per layer (0 = input layer; in float64: the residual stack's
+    squares pass float32's 3.4e38), the gradient norm of the first layer's weight (float64 too: its entries can be
+    ~1e-40), and how distinct the points stay at the top (spread around their mean / mean norm)."""
     model.zero_grad()
     hs = model.streams(x)
     F.cross_entropy(model.salida(hs[-1]), y).backward()
     top = hs[-1].detach()
-    out = {"act": [h.detach().norm(dim=1).mean().item() for h in hs],
+    out = {"act": [h.detach().double().norm(dim=1).mean().item() for h in hs],
            "grad_first": model.capas[0].weight.grad.double().norm().item(),  # float32 squares underflow
            "distinct": ((top - top.mean(dim=0)).norm(dim=1).mean() / top.norm(dim=1).mean()).item()}
     model.zero_grad(set_to_none=True)
     return out
+
+
+def first_layer_step(model: Stack, x, y, lr: float = 1e-3) -> float:
+    """How much one Adam step (``lr``) on the first layer's weight alone changes the output: ‖Δ logits‖ / ‖logits‖.
+    The model is left as it was."""
+    weight = model.capas[0].weight
+    before = weight.detach().clone()
+    with torch.no_grad():
+        out0 = model(x).double()
+    opt = torch.optim.Adam([weight], lr=lr)
+    model.zero_grad()
+    F.cross_entropy(model(x), y).backward()
+    opt.step()
+    with torch.no_grad():
+        change = ((model(x).double() - out0).norm() / out0.norm()).item()
+        weight.copy_(before)
+    model.zero_grad(set_to_none=True)
+    return change
 
 
 def _accuracy(model, x, y) -> float:

@@ -65,6 +65,27 @@ def test_measure_sees_the_failures_at_depth():
     assert res["act"][-1] > 1e4 * res["act"][0]
 
 
+def test_the_residual_stacks_stream_is_measured_past_float32():
+    """With He weights and 96 layers the residual stack's squares overflow float32 (from layer 80): measure reports a
+    finite size, computed in float64."""
+    x, y = depth._spirals()[2:]
+    act = depth.measure(depth.Stack("residual", 96, init="he"), x[:64], y[:64])["act"]
+    assert all(torch.isfinite(torch.tensor(act, dtype=torch.float64))) and act[-1] > 1e20
+
+
+def test_one_adam_step_on_layer_1_upsets_only_the_layernorm_only_stack():
+    """Notebook 02's reason why a huge gradient hurts under Adam: one step of lr on layer 1 changes the LayerNorm-only
+    stack's output by about its own size, pre-norm's by a few percent; the model is left as it was."""
+    x, y = depth._spirals()[2:]
+    x, y = x[:64], y[:64]
+    norm, pre = depth.Stack("norm", 96), depth.Stack("pre", 96)
+    state = {k: v.clone() for k, v in norm.state_dict().items()}
+    big, small = depth.first_layer_step(norm, x, y), depth.first_layer_step(pre, x, y)
+    assert big > 0.5 and small < 0.1
+    assert all(torch.equal(state[k], v) for k, v in norm.state_dict().items())
+    assert all(p.grad is None for p in norm.parameters())
+
+
 def test_a_stack_runs_on_the_step_it_is_given():
     """Notebook 02 builds its stacks with the learner's paso_variante once it passes (helpers.check.depth_step.working):
     the exercise's reference gives the same stream as helpers.depth.step, and another step changes it."""
