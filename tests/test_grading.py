@@ -9,6 +9,7 @@ import ast
 import csv
 import inspect
 import json
+import os
 import re
 import textwrap
 import zipfile
@@ -249,3 +250,20 @@ def test_a_submission_cannot_reach_the_network_nor_take_the_memory(tmp_path):
         server.shutdown()
     said = " ".join(r.problems)
     assert "RuntimeError: sin red (URLError); sin memoria" in said, r.problems
+
+
+def test_kernels_side_by_side_share_the_cores_unless_the_teacher_set_threads(monkeypatch):
+    """-j N: each kernel gets cores // N threads (oversubscribed, 2 kernels of 2 threads on 2 cores took 144 s on
+    02 instead of 20 s); a teacher's own OMP_NUM_THREADS is kept; the environment is restored after."""
+    from helpers.grading._class import _threads_per_kernel
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    with _threads_per_kernel(2):
+        assert os.environ["OMP_NUM_THREADS"] == os.environ["MKL_NUM_THREADS"] == "2"
+    with _threads_per_kernel(8):
+        assert os.environ["OMP_NUM_THREADS"] == "1"
+    assert "OMP_NUM_THREADS" not in os.environ and "MKL_NUM_THREADS" not in os.environ
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    with _threads_per_kernel(2):
+        assert os.environ["OMP_NUM_THREADS"] == "3" and "MKL_NUM_THREADS" not in os.environ

@@ -4,8 +4,10 @@ student, and one feedback file per student."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
+import os
 import re
 import time
 import unicodedata
@@ -161,11 +163,36 @@ def grade_all(paths: list[Path], tasks: list[Exercise] | None = None, timeout: f
         for i, job in enumerate(work):
             report(i, _one(job))
     else:
-        with ProcessPoolExecutor(min(jobs, len(work)), mp_context=get_context("spawn")) as pool:
+        with _threads_per_kernel(min(jobs, len(work))), \
+                ProcessPoolExecutor(min(jobs, len(work)), mp_context=get_context("spawn")) as pool:
             futures = {pool.submit(_one, job): i for i, job in enumerate(work)}
             for future in as_completed(futures):
                 report(futures[future], future.result())
     return [results[i] for i in range(len(work))]
+
+
+@contextlib.contextmanager
+def _threads_per_kernel(jobs: int):
+    """Kernels side by side share the cores: each gets cores // jobs threads (at least 1), unless the teacher set
+    OMP_NUM_THREADS. Measured, 2 cores, -j 2, reference answers of 02, 04 and 05: 179 s with 2 threads per kernel
+    (02 alone 144 s), 60 s with 1; one at a time (-j 1), 73 s."""
+    if os.environ.get("OMP_NUM_THREADS"):
+        yield
+        return
+    threads = str(max(1, (os.cpu_count() or 1) // jobs))
+    saved = {k: os.environ.get(k) for k in _THREAD_VARS}
+    os.environ.update(dict.fromkeys(_THREAD_VARS, threads))  # the workers and their kernels inherit it
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+_THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 @dataclass
