@@ -48,6 +48,13 @@ def distance(a: str, b: str, deficiency: str) -> float:
                         input_space="sRGB1"))
 
 
+def palette_names(src: str) -> set[str]:
+    """The palette names a cell writes as strings, but for subscript keys: in 02's `t96[init, "residual"]`,
+    "residual" names a stack, not a colour (a list literal such as `["post-norm", "pre-norm"]` still counts)."""
+    without_keys = re.sub(r"(?<=[\w)\]])\[[^\[\]]*\]", "[]", src)
+    return {n for n in COLORS if f'"{n}"' in without_keys}
+
+
 def figure_groups() -> dict[str, set[str]]:
     """{where: palette names used together} for every notebook cell that shows a figure, and the helpers'."""
     groups = dict(HELPER_FIGURES)
@@ -56,7 +63,7 @@ def figure_groups() -> dict[str, set[str]]:
             src = "".join(cell["source"])
             if cell["cell_type"] != "code" or "plots.show(" not in src:
                 continue
-            names = {n for n in COLORS if f'"{n}"' in src}
+            names = palette_names(src)
             if re.search(r'f"\{\w+\}-norm"', src):
                 names |= {"post-norm", "pre-norm"} | ({"sandwich"} if '"sandwich"' in src else set())
             if 'f"class {k}"' in src:
@@ -64,6 +71,12 @@ def figure_groups() -> dict[str, set[str]]:
             if len(names) > 1:
                 groups[f"{path.name}, cell {cell.get('id')}"] = names
     return groups
+
+
+def test_a_subscript_key_is_not_a_colour_but_a_list_of_names_is():
+    src = 'for n in ["post-norm", "pre-norm"]:\n    ax.annotate(f"{t96[init, \'residual\']}")\nt96[i, "residual"]'
+    assert palette_names(src) == {"post-norm", "pre-norm"}
+    assert palette_names('color=helpers.plots.color("residual")') == {"residual"}
 
 
 def test_every_figure_is_found():
