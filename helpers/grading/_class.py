@@ -17,7 +17,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from . import _sandbox
-from ._grade import CELL_TIMEOUT_S, Result, grade
+from ._grade import CELL_TIMEOUT_S, Result, _environ, grade
 from ._identity import MARKER_KEY, Identity, identify, student_key
 from ._notebook import GRADED_ENV, Exercise, exercises, show_points
 
@@ -171,28 +171,13 @@ def grade_all(paths: list[Path], tasks: list[Exercise] | None = None, timeout: f
     return [results[i] for i in range(len(work))]
 
 
-@contextlib.contextmanager
 def _threads_per_kernel(jobs: int):
     """Kernels side by side share the cores: each gets cores // jobs threads (at least 1), unless the teacher set
     OMP_NUM_THREADS. Measured, 2 cores, -j 2, reference answers of 02, 04 and 05: 179 s with 2 threads per kernel
     (02 alone 144 s), 60 s with 1; one at a time (-j 1), 73 s."""
     if os.environ.get("OMP_NUM_THREADS"):
-        yield
-        return
-    threads = str(max(1, (os.cpu_count() or 1) // jobs))
-    saved = {k: os.environ.get(k) for k in _THREAD_VARS}
-    os.environ.update(dict.fromkeys(_THREAD_VARS, threads))  # the workers and their kernels inherit it
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-_THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS")
+        return contextlib.nullcontext()
+    return _environ(dict.fromkeys(("OMP_NUM_THREADS", "MKL_NUM_THREADS"), str(max(1, (os.cpu_count() or 1) // jobs))))
 
 
 @dataclass

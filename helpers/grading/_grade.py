@@ -3,6 +3,7 @@ so one broken cell does not stop the rest), then run each exercise's otter test 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -111,33 +112,35 @@ def _scratch(protect: _sandbox.Protections | None) -> tempfile.TemporaryDirector
     return tmp
 
 
-def _environment(cwd: str, protect) -> dict:
+@contextlib.contextmanager
+def _environ(values: dict[str, str]):
+    """os.environ with ``values`` set while the block runs (what kernels started in it inherit), then as it was."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _environment(cwd: str, protect) -> dict[str, str]:
     """What the kernel inherits: graded mode on; as another user, HOME and the caches in its scratch folder."""
     mine = {GRADED_ENV: "1"}
     if protect and protect.user:
         mine.update(HOME=cwd, IPYTHONDIR=os.path.join(cwd, ".ipython"), MPLCONFIGDIR=os.path.join(cwd, ".mpl"))
-    saved = {k: os.environ.get(k) for k in mine}
-    os.environ.update(mine)
-    return saved
-
-
-def _restore(saved: dict) -> None:
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+    return mine
 
 
 def _run(nb, result: Result, timeout: float, protect) -> None:
-    with _scratch(protect) as cwd:
-        saved = _environment(cwd, protect)
+    with _scratch(protect) as cwd, _environ(_environment(cwd, protect)):
         try:
             _client(nb, timeout, cwd, protect).execute(stderr=subprocess.DEVNULL)  # the kernel's own warnings
         except Exception as e:  # the kernel died, or would not start
             result.problems.append(f"el kernel se detuvo: {type(e).__name__}: {str(e)[:200]}")
-        finally:
-            _restore(saved)
 
 
 def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL_TIMEOUT_S,
