@@ -236,3 +236,13 @@ def test_the_teachers_copy_is_flagged_and_the_students_is_not():
     setup = next(c for c in off["cells"] if "import helpers" in c["source"])
     setup["source"] = setup["source"].replace('= "1"', '= "0"')
     assert grading.alerts(off) == ["el modo calificado está apagado en su celda de preparación"]
+
+
+def test_a_student_copy_has_no_colab_badge_to_the_lesson_notebook():
+    """The title cell's «Abrir en Colab» opens the release's lesson notebook, folded solutions and all."""
+    for path in NOTEBOOKS:
+        nb = load(path)
+        assert "colab-badge" in "".join(nb["cells"][0]["source"]), f"{path.name}: the lesson notebook has its badge"
+        copy = grading.student_copy(nb, path.stem)
+        text = "".join("".join(c["source"]) for c in copy["cells"] if c["cell_type"] == "markdown")
+        assert "colab.research.google.com" not in text, f"{path.name}: the student copy links to the lesson notebook"

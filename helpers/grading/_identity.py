@@ -24,7 +24,8 @@ _ISO = re.compile(r"corrida el (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[+-]\d\d:?\d\d|
 _NAME_CELL = '''\
 {tag}{stem} (versión {version}).
 # Escribí tu nombre y tu legajo (o DNI, o email) entre las comillas y corré esta celda. Así tu docente sabe de
-# quién es la entrega: el archivo que descargás se llama igual para todos.
+# quién es la entrega: el archivo que descargás se llama igual para todos, y sin tu nombre no puede saberlo.
+# Entregá esta copia, con las celdas de control como están.
 NOMBRE = ""
 LEGAJO = ""
 

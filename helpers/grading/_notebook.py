@@ -141,6 +141,10 @@ def show_points(points: float) -> str:
     return f"{points:g}".replace(".", ",")
 
 
+# the title cell's «Abrir en Colab» opens the lesson notebook of the release, folded solutions included: not in a copy
+_COLAB_BADGE = re.compile(r"\[!\[[^\]]*\]\([^)]*colab-badge[^)]*\)\]\([^)]*\)")
+
+
 def student_copy(nb, stem: str = "", points: dict[str, float] | None = None, version: str = ""):
     """A copy to hand out: no reference answer in cells, outputs or metadata; graded mode on in the setup cell;
     the name cell first; ``points`` (exercise -> points, default 1 each) marked on each stub and in the metadata."""
@@ -167,7 +171,7 @@ def student_copy(nb, stem: str = "", points: dict[str, float] | None = None, ver
             if not src:
                 continue
         if cell["cell_type"] == "markdown":
-            src = unsolved(src)
+            src = _COLAB_BADGE.sub("", unsolved(src)).strip()
         if cell["cell_type"] == "code" and not setup_done:
             src, setup_done = _graded_setup(src), True
         if i in stubs:
