@@ -1,7 +1,8 @@
 """Grading end to end (helpers.grading), on notebook 03's student copy: the reference answers get full marks, the
 untouched copy zero, a known mistake per exercise (the checkers' own galleries) partial marks with its message, and
-a submission with an endless cell, a syntax error and a deleted cell is stopped and still graded. Each submission
-runs in its own kernel (about 10 to 25 s each); building otter's bundle is one more run of otter assign."""
+a submission with an endless cell, a syntax error and a deleted cell is stopped and still graded; a cell no check
+needs is not run, and running every cell gives the same grades. Each submission runs in its own kernel (a few
+seconds each: only the cells the checks need); building otter's bundle is one more run of otter assign."""
 
 from __future__ import annotations
 
@@ -78,9 +79,12 @@ def graded(tmp_path_factory):
         "sin_tocar": submission(student, folder, "sin_tocar", {}),
         "error_1": submission(student, folder, "error_1", {**ref, first.stub: bad1}),
         "error_2": submission(student, folder, "error_2", {**ref, second.stub: bad2}),
-        "rota": submission(student, folder, "rota", ref, extra={first.stub: "while True:\n    pass\n",
-                                                                 second.check: "def roto(:\n"},
-                           drop={second.stub}),
+        # the first answer is followed by a loop that never ends (trying it out); the second stub is deleted
+        "rota": submission(student, folder, "rota", {first.stub: ref[first.stub] + "\nwhile True:\n    pass\n"},
+                           extra={second.check: "def roto(:\n"}, drop={second.stub}),
+        # a cell no check needs, that never ends: a graded run does not run it
+        "sin_uso": submission(student, folder, "sin_uso", ref, extra={first.stub: "lento = 0\nwhile True:\n"
+                                                                                   "    lento += 1\n"}),
     }
     tasks = grading.exercises(student)
     results = {name: grading.grade(path, tasks, timeout=LOOP_TIMEOUT_S) for name, path in paths.items()}
@@ -123,8 +127,25 @@ def test_an_endless_cell_is_stopped_and_the_rest_still_graded(graded):
     assert "SyntaxError" in problems, r.problems
 
 
+def test_a_cell_no_check_needs_is_not_run(graded):
+    results, exs, _, _ = graded
+    r = results["sin_uso"]
+    assert r.points == {ex.name: 1 for ex in exs} and r.problems == [], r
+    assert r.seconds < LOOP_TIMEOUT_S, r.seconds
+
+
+def test_running_every_cell_gives_the_same_points_and_messages(graded):
+    results, exs, _, paths = graded
+    for name in ("referencia", "error_1"):
+        full = grading.grade(paths[name], list(exs), timeout=LOOP_TIMEOUT_S, everything=True)
+        alone = results[name]
+        assert (full.points, full.messages, full.mistakes) == (alone.points, alone.messages, alone.mistakes)
+        assert full.problems == alone.problems == []
+
+
 def test_the_csv_has_a_row_per_student_and_a_column_per_exercise(graded, tmp_path):
     results, exs, _, paths = graded
+    paths = {k: v for k, v in paths.items() if k != "sin_uso"}
     chosen = grading.latest(grading.collect(list(paths.values()), {}))
     out = tmp_path / "notas.csv"
     rows = grading.student_rows(chosen, [results[s.path.stem] for s in chosen])
@@ -243,7 +264,8 @@ def test_a_submission_cannot_reach_the_network_nor_take_the_memory(tmp_path):
              "    memoria = 'sin memoria'\nraise RuntimeError(f'{red}; {memoria}')\n")
     student = grading.student_copy(load(NB), NB.stem)
     first = grading.exercises(student)[0]
-    path = submission(student, tmp_path, "sandbox", {}, extra={first.stub: probe})
+    # in the cell that defines the answer: a graded run always runs it
+    path = submission(student, tmp_path, "sandbox", {first.stub: f"{grading.reference_code(first)}\n{probe}"})
     try:
         r = grading.grade(path, grading.exercises(student), LOOP_TIMEOUT_S, protect=protect)
     finally:

@@ -140,17 +140,18 @@ def _eta(done: int, total: int, start: float) -> str:
 
 
 def _one(job):
-    path, tasks, timeout, points, protect = job
-    return grade(path, tasks, timeout, points, protect)
+    path, tasks, timeout, points, protect, everything = job
+    return grade(path, tasks, timeout, points, protect, everything)
 
 
 def grade_all(paths: list[Path], tasks: list[Exercise] | None = None, timeout: float = CELL_TIMEOUT_S,
               say=print, jobs: int = 1, points=None, protect: _sandbox.Protections | None = None,
-              per_path: dict | None = None) -> list[Result]:
+              per_path: dict | None = None, everything: bool = False) -> list[Result]:
     """Grade submissions, ``jobs`` at a time (each its own kernel), saying how each went and the time left;
-    results in the order of ``paths``. ``per_path``: path -> (tasks, points), overriding ``tasks``/``points``."""
+    results in the order of ``paths``. ``per_path``: path -> (tasks, points), overriding ``tasks``/``points``;
+    ``everything``: run every code cell, not only what the checks need."""
     work = [(p, *(per_path or {}).get(p, (tasks, points))) for p in paths]
-    work = [(p, t, timeout, w, protect) for p, t, w in work]
+    work = [(p, t, timeout, w, protect, everything) for p, t, w in work]
     results: dict[int, Result] = {}
     start = time.perf_counter()
 

@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"MB de memoria por entrega (por defecto, {_sandbox.MEMORY_MB})")
     c.add_argument("-j", "--procesos", type=int, default=os.cpu_count() or 1,
                    help="cuántas entregas a la vez (por defecto, una por núcleo)")
+    c.add_argument("--todas", action="store_true",
+                   help="corre todas las celdas de cada entrega, no solo las que necesitan los controles (más lento: "
+                        "02, 04 y 05 entrenan redes para sus figuras)")
     c.add_argument("--separador", default=",", help="separador del CSV (por defecto «,»; «;» para Excel en español)")
     return p
 
@@ -107,7 +110,7 @@ def _calificar(args) -> int:
     print(_sandbox.describe(protect))
     per_path = {s.path: (list(known[s.stem].graded), known[s.stem].points) for s in chosen}
     results = grade_all([s.path for s in chosen], timeout=args.tiempo, jobs=args.procesos, protect=protect,
-                        per_path=per_path)
+                        per_path=per_path, everything=args.todas)
     rows = student_rows(chosen, results)
     write_csv(rows, known, Path(args.csv), args.separador)
     feedback = Path(args.devoluciones) if args.devoluciones else Path(args.csv).parent / "devoluciones"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -14,12 +15,14 @@ from pathlib import Path
 
 from . import _sandbox
 from ._assign import POINTS, test_source
+from ._needed import needed
 from ._notebook import GRADED_ENV, Exercise, exercises
 
 __all__ = ["CELL_TIMEOUT_S", "Result", "grade"]
 
 CELL_TIMEOUT_S = 120  # one cell of a submission longer than this is interrupted; the lesson's slowest takes ~60 s
 _MARK = "@@leccion06-calificacion@@"
+_IMPORTS_HELPERS = re.compile(r"^\s*(?:import|from)\s+helpers\b", re.M)
 _RUNNER = """\
 import json as _json
 _calificacion = {{}}
@@ -94,11 +97,20 @@ def _safe_exercises(nb) -> list[Exercise]:
         return []
 
 
-def _to_run(nb, tasks: list[Exercise]):
-    """The code cells to run: up to the last check cell when every exercise is there, else all; outputs cleared."""
-    shown = _safe_exercises(nb)
-    last = max(ex.check for ex in shown) if {ex.name for ex in tasks} <= {ex.name for ex in shown} else None
-    cells = [c for c in (nb.cells if last is None else nb.cells[:last + 1]) if c.cell_type == "code"]
+def _to_run(nb, tasks: list[Exercise], everything: bool = False):
+    """The code cells a grade needs (helpers.grading._needed: the setup cell, the stubs and check cells, what they
+    read, in order), outputs cleared; every code cell with ``everything`` or when the exercises cannot be read."""
+    try:
+        shown = exercises(nb)
+        if everything:
+            raise ValueError("todas")
+    except ValueError:  # a «Tu turno» without its check cell: run everything, as a learner's «Ejecutar todas»
+        keep = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    else:
+        setup = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and _IMPORTS_HELPERS.search(c.source)]
+        roots = set(setup[:1]) | {ex.stub for ex in shown} | {ex.check for ex in shown}
+        keep = needed(nb.cells, roots, {"helpers"} | {ex.variable for ex in tasks})
+    cells = [nb.cells[i] for i in keep]
     for c in cells:
         c.outputs, c.execution_count = [], None
     return cells
@@ -144,9 +156,11 @@ def _run(nb, result: Result, timeout: float, protect) -> None:
 
 
 def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL_TIMEOUT_S,
-          points: dict[str, float] | None = None, protect: _sandbox.Protections | None = None) -> Result:
+          points: dict[str, float] | None = None, protect: _sandbox.Protections | None = None,
+          everything: bool = False) -> Result:
     """Run one submitted notebook and grade its exercises (``tasks``: the assignment's, else the ones it shows;
-    ``points``: each exercise's worth, 1 by default); ``protect``: the sandbox for the kernel, none by default."""
+    ``points``: each exercise's worth, 1 by default); ``protect``: the sandbox for the kernel, none by default.
+    The kernel runs the cells the checks need (helpers.grading._needed); ``everything``: every code cell."""
     import nbformat
     path, start = Path(path), time.perf_counter()
     result = Result(path.name)
@@ -166,7 +180,7 @@ def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL
         return result
     runner = nbformat.v4.new_code_cell(_RUNNER.format(tests=[(ex.name, test_source(ex)) for ex in tasks],
                                                       mark=_MARK))
-    nb.cells = [*_to_run(nb, tasks), runner]
+    nb.cells = [*_to_run(nb, tasks, everything), runner]
     _run(nb, result, timeout, protect)
     result.problems += _problems(nb.cells[:-1])
     for line in "".join(o.get("text", "") for o in runner.outputs if o.get("name") == "stdout").splitlines():
