@@ -20,12 +20,12 @@ from ._notebook import _source
 
 __all__ = ["needed"]
 
-_MAGIC = re.compile(r"^\s*[%!].*$", re.M)
+_MAGIC = re.compile(r"^(\s*)[%!].*$", re.M)  # a magic line becomes `pass`, indented as it was
 
 
 def _names(src: str) -> tuple[set[str], set[str], set[str]] | None:
     """(names bound at top level, names read at top level, globals read inside functions); None if unparsable."""
-    code = _MAGIC.sub("pass", src)
+    code = _MAGIC.sub(r"\1pass", src)
     try:
         table = symtable.symtable(code, "<celda>", "exec")
         tree = ast.parse(code)
