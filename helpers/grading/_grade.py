@@ -98,15 +98,13 @@ def _safe_exercises(nb) -> list[Exercise]:
 
 
 def _to_run(nb, tasks: list[Exercise], everything: bool = False):
-    """The code cells a grade needs (helpers.grading._needed: the setup cell, the stubs and check cells, what they
-    read, in order), outputs cleared; every code cell with ``everything`` or when the exercises cannot be read."""
-    try:
-        shown = exercises(nb)
-        if everything:
-            raise ValueError("todas")
-    except ValueError:  # a «Tu turno» without its check cell: run everything, as a learner's «Ejecutar todas»
+    """The code cells a grade needs (helpers.grading._needed: the setup cell, the stubs and check cells it shows,
+    the cells binding the tasks' variables, and what they read, in order), or every code cell with ``everything``;
+    outputs cleared."""
+    if everything:
         keep = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     else:
+        shown = _safe_exercises(nb)
         setup = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and _IMPORTS_HELPERS.search(c.source)]
         roots = set(setup[:1]) | {ex.stub for ex in shown} | {ex.check for ex in shown}
         keep = needed(nb.cells, roots, {"helpers"} | {ex.variable for ex in tasks})
