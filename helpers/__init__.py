@@ -15,8 +15,8 @@ except metadata.PackageNotFoundError:  # imported from a checkout that was never
     __version__ = "0+desconocida"
 
 __all__ = ["blocks", "check", "check_env", "claim", "claims", "depth", "engine", "fmt", "grading", "grammar",
-           "layernorm", "mask_experiment", "params", "plots", "probes", "progress", "sweep", "sweep_train", "toydata",
-           "widgets"]
+           "layernorm", "mask_experiment", "params", "plots", "predictions", "probes", "progress", "sweep",
+           "sweep_train", "toydata", "widgets"]
 
 
 def __getattr__(name: str):

@@ -213,6 +213,25 @@ def _browser(p):
     return browser, page
 
 
+def _answer_prediction(page, key: str) -> None:
+    """The notebook's prediction question: readable, and each press answers with that option's sentence
+    (helpers.predictions.verdict), a wrong one first, then the right one."""
+    from playwright.sync_api import expect
+
+    from helpers import predictions
+
+    q = predictions.question(key)
+    expect(page.get_by_text(q.text).first).to_be_visible()
+    box = page.locator(".widget-vbox").filter(has_text="Tu apuesta:").filter(
+        has=page.get_by_role("button", name=f"{predictions.LETTERS[len(q.options) - 1]})", exact=True)).last
+    box.scroll_into_view_if_needed()
+    right = next(i for i, o in enumerate(q.options) if o.correct)
+    for i in (1 - min(right, 1), right):  # a wrong option (a, or b when a is right), then the right one
+        box.get_by_role("button", name=f"{predictions.LETTERS[i]})", exact=True).click()
+        expect(box.locator(".prediccion-respuesta")).to_have_text(predictions.verdict(key, i))
+    box.screenshot(path=str(ARTIFACTS / f"7_apuesta_{key}.png"))
+
+
 def test_layernorm_widgets(server):
     from playwright.sync_api import expect, sync_playwright
 
@@ -222,6 +241,7 @@ def test_layernorm_widgets(server):
         try:
             # every cell has run; none touches a widget after showing it
             _run_all(page, server(nb), _last_output(nb), 300)
+            _answer_prediction(page, "03-batch")
             fields = page.locator(".widget-text input")
             expect(fields).to_have_count(4)
             results = page.locator(".ln-result")
@@ -298,6 +318,7 @@ def test_sweep_explorer(server):
         browser, page = _browser(p)
         try:
             _run_all(page, server(nb), _last_output(nb), 600, during="faltan ~")
+            _answer_prediction(page, "05-depth")
             explorer = _widget(page, ".sweep-result, .sweep-missing")
             explorer.scroll_into_view_if_needed()
             # 0. As its cell creates it (the site's picture): its controls say the call's n_layers, placement, warmup

@@ -1,0 +1,76 @@
+"""helpers.predictions (the questions, written once) and helpers.widgets.Prediction (their buttons), and that every
+notebook asks at least one, before the cell that answers it, with the stored question equal to the data's."""
+
+import json
+
+import pytest
+from conftest import NOTEBOOKS
+
+from helpers import predictions
+from helpers.widgets import Prediction
+
+
+def asks(nb_path):
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    return [(i, c) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
+            and "".join(c["source"]).startswith("helpers.predictions.ask(")], nb["cells"]
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_notebook_asks_before_the_cell_that_answers(nb_path):
+    found, cells = asks(nb_path)
+    assert found, f"{nb_path.name} asks no prediction question (helpers.predictions.ask)"
+    for i, cell in found:
+        key = "".join(cell["source"]).split('"')[1]
+        q = predictions.question(key)
+        assert q.notebook == nb_path.name
+        assert "apost" in "".join(cells[i - 1]["source"]).lower(), "the markdown above asks for the bet"
+        assert cells[i + 1]["cell_type"] == "code", "the question comes right before the cell that answers it"
+        shown = [o for o in cell["outputs"] if "text/html" in o.get("data", {})]
+        assert len(shown) == 1 and "".join(shown[0]["data"]["text/html"]) == q.html(), \
+            "the stored question, readable unrun, is the data's (re-execute the notebook)"
+
+
+def test_every_question_is_asked_in_its_notebook():
+    asked = {"".join(c["source"]).split('"')[1] for p in NOTEBOOKS for _, c in asks(p)[0]}
+    assert asked == set(predictions.keys())
+    assert {"05-depth", "02-depth96", "04-mask"} <= asked
+
+
+def test_one_sentence_per_option_right_and_wrong():
+    q = predictions.question("05-depth")
+    right = [i for i, o in enumerate(q.options) if o.correct]
+    assert right == [1]
+    assert predictions.verdict("05-depth", "b") == predictions.verdict("05-depth", 1)
+    assert predictions.verdict("05-depth", "B").startswith("Sí, b) es la respuesta: ")
+    wrong = predictions.verdict("05-depth", "a")
+    assert wrong.startswith("No, a) no es la respuesta: ") and q.options[0].why in wrong
+    assert len({predictions.verdict("05-depth", i) for i in range(len(q.options))}) == len(q.options)
+
+
+@pytest.mark.parametrize("choice", ["z", 7, -1, True, None, "ab", 1.0])
+def test_a_choice_that_is_no_option_is_refused_in_spanish(choice):
+    with pytest.raises(ValueError, match="elegí una opción de a, b, c, d"):
+        predictions.verdict("05-depth", choice)
+
+
+def test_an_unknown_question_lists_the_ones_there_are():
+    with pytest.raises(KeyError, match="05-depth"):
+        predictions.question("05-profundidad")
+
+
+def test_a_question_without_exactly_one_right_option_is_refused():
+    two = {"x": {"notebook": "n", "question": "?", "options": [
+        {"text": "a", "correct": True, "why": "."}, {"text": "b", "correct": True, "why": "."}]}}
+    with pytest.raises(ValueError, match="una sola correcta"):
+        predictions._parse(two)
+
+
+def test_the_buttons_answer_with_the_verdict():
+    w = Prediction("02-depth96")
+    assert [b.description for b in w.buttons] == ["a)", "b)", "c)", "d)"]
+    assert "Elegí" in w.answer.value
+    w.buttons[2].click()
+    assert w.choice == 2 and predictions.verdict("02-depth96", 2).split(":")[0] in w.answer.value
+    assert [b.button_style for b in w.buttons] == ["", "", "info", ""]
+    assert repr(w) == "Prediction('02-depth96'): opciones a, b, c, d"
