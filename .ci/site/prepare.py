@@ -61,6 +61,7 @@ WIDGETS = {"FourNumbers": "cuatro_numeros", "StepByStep": "siguiente_paso", "Gam
 
 
 sys.path.insert(0, str(ROOT / "tests"))
+import predictions_site  # noqa: E402  (beside this file)
 from facts import repository, version  # noqa: E402  (the one reader of pyproject.toml)
 
 
@@ -240,6 +241,10 @@ def prepare_notebook(src: Path, dst: Path, figures: Path) -> tuple[int, int]:
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
             cell["source"] = colab_at_version("".join(cell["source"]))
+            continue
+        key = predictions_site.asked("".join(cell["source"]))
+        if key:  # a prediction question: its live copy, from helpers.predictions
+            cell["outputs"] = [predictions_site.output(src.name, key)]
             continue
         if any(WIDGET_MIME in o.get("data", {}) for o in cell.get("outputs", [])):
             cell["outputs"] = [widget_output(src.name, cell)]
