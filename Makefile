@@ -217,8 +217,9 @@ site: site-env
 site-pictures:
 	cp artifacts/browser/lab/site/*.png artifacts/browser/lab/site/*.json .ci/site/widgets/
 
-# Every page in Debian's Chromium: math rendered, alt text, no request off 127.0.0.1, Colab button, axe-core.
-test-site: site
+# Every page in Debian's Chromium: math rendered, alt text, no request off 127.0.0.1, Colab button, axe-core; the
+# live widgets against helpers (.venv's Python gives the explorer's expected answers: hence install).
+test-site: site install
 	$(NEEDS_CHROMIUM)
 	$(SBIN)/pytest tests/site -v -p no:cacheprovider
 

@@ -85,7 +85,8 @@ def stages() -> list[Stage]:
            note="Colab's classic Notebook, ipywidgets 7"),
         st("compat-unit", "compat-unit", 15, after=("compat-helpers",), note="unit tests, Colab's environment"),
         st("compat-nbval", "compat-nbval", 10, after=("compat-helpers",), note="nbval, Colab's environment"),
-        st("site", "test-site", 15, after=("site-env", "ci-deps"), note="build the site, test it in Chromium"),
+        st("site", "test-site", 15, after=("site-env", "ci-deps", "install"),
+           note="build the site, test it in Chromium"),
         *[g for g in grid if g.cores > 1],
     ]
 

@@ -192,7 +192,62 @@ def widget_output(nb_name: str, cell: dict) -> dict:
             "<figcaption>Así se ve este control en JupyterLab cuando corrés la celda. En esta página no se mueve: "
             "abrí el notebook en Colab (el botón del cohete, arriba) o en tu JupyterLab para usarlo."
             "</figcaption></figure>")
+    args = html.escape(json.dumps(widget_args(call), ensure_ascii=False), quote=True)
+    data = ' data-datos="../_static/norm_sweep.json"' if call.func.attr == "SweepExplorer" else ""
+    page += (f'<div class="en-vivo" id="en-vivo-{name}" data-widget="{call.func.attr}" data-args="{args}"{data} '
+             f'role="group" aria-label="{html.escape(record["title"], quote=True)}" hidden></div>')
     return {"output_type": "display_data", "metadata": {}, "data": {"text/html": page, "text/plain": alt}}
+
+
+@functools.cache
+def widget_defaults() -> dict:
+    """{class name: {parameter: default}} of helpers/widgets/*.py, read with ast (the site's venv has no torch)."""
+    found = {}
+    for path in sorted((ROOT / "helpers" / "widgets").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name in WIDGETS:
+                init = next(f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+                names = [a.arg for a in init.args.args[1:]]
+                defaults = [ast.literal_eval(d) for d in init.args.defaults]
+                found[node.name] = dict(zip(names[len(names) - len(defaults):], defaults))
+    return found
+
+
+def widget_args(call: ast.Call) -> dict:
+    """The arguments the cell's call gives its widget, over the class's defaults: what the live copy starts at."""
+    args = dict(widget_defaults()[call.func.attr])
+    names = list(args)
+    for i, a in enumerate(call.args):
+        args[names[i]] = ast.literal_eval(a)
+    for k in call.keywords:
+        if k.arg not in args:
+            sys.exit(f"{ast.unparse(call)}: {k.arg} is no parameter of {call.func.attr}")
+        args[k.arg] = ast.literal_eval(k.value)
+    return args
+
+
+def unicode_tables() -> str:
+    """What en_vivo.js needs of this Python's Unicode to read a number as float() and name an invisible character
+    as helpers.layernorm._visible does: str.isspace, the decimal digits' zeros, and the characters _visible hides
+    (categories Cc, Cf, Co, Cn and whitespace other than the space) with their unicodedata names."""
+    import unicodedata
+
+    def ranges(test) -> list[int]:
+        out: list[int] = []
+        for c in range(0x110000):
+            if test(chr(c)):
+                if out and out[-1] == c - 1:
+                    out[-1] = c
+                else:
+                    out += [c, c]
+        return out
+
+    hidden = ranges(lambda ch: unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cn") or (ch.isspace() and ch != " "))
+    names = {c: unicodedata.name(chr(c), "") for a, b in zip(hidden[::2], hidden[1::2]) for c in range(a, b + 1)
+             if unicodedata.name(chr(c), "")}
+    zeros = [c for c in range(0x110000) if unicodedata.decimal(chr(c), -1) == 0]
+    return json.dumps({"spaces": ranges(str.isspace), "zeros": zeros, "hidden": hidden, "names": names},
+                      separators=(",", ":"))
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -273,6 +328,9 @@ def main() -> None:
     static = OUT / "_static"
     shutil.copytree(HERE / "static", static)
     shutil.copytree(HERE / "widgets", static / "widgets", ignore=shutil.ignore_patterns("*.json"))
+    live = static / "en_vivo.js"
+    live.write_text(live.read_text(encoding="utf-8").replace("/*TABLAS*/null", unicode_tables(), 1), encoding="utf-8")
+    shutil.copy(ROOT / "helpers" / "data" / "norm_sweep.json", static / "norm_sweep.json")  # the explorer's data
     figures = static / "figuras"
     figures.mkdir()
     (OUT / "index.md").write_text(index_page(), encoding="utf-8")
