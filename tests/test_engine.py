@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import torch
 
@@ -124,6 +126,45 @@ def test_train_many_bad_input():
         engine.train_many([engine.Run()], 0, ev)
     with pytest.raises(ValueError, match="runs debe tener corridas de una sola arquitectura"):
         engine.BatchedStack([engine.Run("post", 2), engine.Run("pre", 2)])
+
+
+def test_groups_split_until_every_core_trains_one():
+    post, pre = engine.Run("post", 3), engine.Run("pre", 3)
+    assert engine._groups([post] * 16, 2) == [list(range(8)), list(range(8, 16))]
+    assert engine._groups([post] * 40, 2) == [list(range(16)), list(range(16, 32)), list(range(32, 40))]
+    assert engine._groups([post, pre, post], 1) == [[0, 2], [1]]
+    assert engine._groups([post, pre, post], 4) == [[0], [2], [1]]  # never two architectures in one group
+    assert engine._groups([post], 8) == [[0]]
+
+
+def test_a_runs_numbers_do_not_depend_on_the_cores_or_its_group():
+    """Each group trains on one core, so 1, 2 or 3 threads (one group of 4 and one of 3, or split in three) give
+    every run the same losses and accuracies, bit for bit; torch's thread count is restored afterwards."""
+    runs = [engine.Run("post", 3, seed=s) for s in range(4)] + [engine.Run("pre", 2, seed=s) for s in range(3)]
+    ev = count_task(100, torch.Generator().manual_seed(3))
+    before, out = torch.get_num_threads(), {}
+    try:
+        for threads in (1, 2, 3):
+            torch.set_num_threads(threads)
+            out[threads] = [(h.loss, h.acc) for h in engine.train_many(runs, 12, ev, eval_every=6)]
+            assert torch.get_num_threads() == threads
+    finally:
+        torch.set_num_threads(before)
+    assert out[1] == out[2] == out[3]
+
+
+def test_a_group_that_fails_stops_the_others():
+    """A run that diverges at its first steps ends the call at once, though another group has 5 000 steps to go;
+    torch's thread count is restored."""
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        t = time.perf_counter()
+        with pytest.raises(FloatingPointError, match=r"runs\[1\]"):
+            engine.train_many([engine.Run("pre", 12), engine.Run("post", 1, lr=1e6)], 5_000, count_task(20))
+        assert time.perf_counter() - t < 20 and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
 
 
 def test_warmup_schedule_and_escape_step():
