@@ -5,7 +5,8 @@ every weight gets a leading run axis, the attention and FFN become batched matmu
 step (torch.optim.Adam's formula, with a learning rate per run) updates them all. Each run keeps its own
 initialization (the seed's nn.TransformerEncoder under ``torch.manual_seed(seed)``), its own data stream
 and its own warmup, so its numbers match training it alone with the plain loop (``train_reference``) to
-float tolerance; tests/test_engine.py checks that.
+float tolerance; tests/test_engine.py checks that. The batched models train side by side, one core each (torch's
+thread count says how many), so a run's numbers depend neither on the cores nor on the runs beside it.
 """
 
 from __future__ import annotations
