@@ -267,9 +267,10 @@ lock: install
 	{ echo "# Pinned versions for CI and make (pip -c). Regenerate: make lock. torch is the CPU build."; \
 	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints.txt
 
-# Prepare a release: refuses a dirty tree, an old version, an existing tag, an empty "Sin publicar" in CHANGELOG.md
-# or a failing make test; then writes the version, re-executes the notebooks, dates the changelog and commits. No
-# tag: once the commit is on main, .github/workflows/release.yml creates v<version> and publishes the release.
+# Prepare a release: refuses a dirty tree, an old version, an existing tag or an empty "Sin publicar" in
+# CHANGELOG.md; then writes the version, dates the changelog, re-executes the notebooks, runs make test and commits
+# (a failure puts the tree back). No tag: once the commit is on main, .github/workflows/release.yml creates
+# v<version> and publishes the release. make test fails while helpers/ or notebooks/ changed after the last release.
 release: install
 	@test -n "$(VERSION)" || { echo "make release VERSION=x.y.z (the new version)"; exit 1; }
 	$(BIN)/python .ci/release.py $(VERSION)

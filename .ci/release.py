@@ -2,10 +2,14 @@
 
 `make release VERSION=x.y.z` (this script, on a maintainer's machine) refuses, and changes nothing, when the working
 tree has uncommitted changes, when VERSION is not a plain x.y.z newer than pyproject's version, when the tag exists,
-when CHANGELOG.md has nothing under "Sin publicar", or when `make test` fails. Then it writes VERSION into
-pyproject.toml (the one place it lives), points every notebook's setup cell and Colab badge (and the README's
-badges) at that release's tag, dates the CHANGELOG entry, re-executes and stores the notebooks (`make execute`),
-checks them (hygiene, prose numbers, versions, one source per fact) and commits. It makes no tag: a tag made on a
+or when CHANGELOG.md has nothing under "Sin publicar". Then it writes VERSION into pyproject.toml (the one place it
+lives), points every notebook's setup cell and Colab badge (and the README's badges) at that release's tag, dates
+the CHANGELOG entry, re-executes and stores the notebooks (`make execute`), runs `make test` and commits; if any
+step fails, the tree is put back as it was.
+
+Every change to what a learner or teacher gets (RELEASED_PATHS: helpers/, notebooks/, which the grading bundle is
+built from) is a release: tests/test_release.py fails when a commit after the one that set pyproject's version
+changed them, and when CHANGELOG.md lists anything under "Sin publicar". It makes no tag: a tag made on a
 maintainer's machine never reaches users.
 
 On every push to main, .github/workflows/release.yml asks `decide`: pyproject's version has no tag yet, so create
@@ -73,6 +77,28 @@ def check_can_release(version: str) -> None:
         raise Refused(f"the tag v{version} already exists")
     if not unreleased_notes(CHANGELOG.read_text(encoding="utf-8")):
         raise Refused(f"CHANGELOG.md has nothing under '{UNRELEASED}': say what this release changes first")
+
+
+# What a learner or a teacher gets: every change here is a release (DEVELOPERS.md; the CHANGELOG's rule says which).
+RELEASED_PATHS = ("helpers", "notebooks")
+
+
+def release_commit(repo: Path = ROOT) -> str | None:
+    """The commit that set pyproject's current version, or None while that version is not committed yet."""
+    version = facts.version_at(repo)
+    out = subprocess.run(["git", "log", "--format=%H", "-S", f'version = "{version}"', "--", "pyproject.toml"],
+                         cwd=repo, check=True, capture_output=True, text=True).stdout.split()
+    return out[0] if out else None
+
+
+def unreleased_changes(repo: Path = ROOT) -> list[str]:
+    """Files under RELEASED_PATHS that commits after the release commit changed: each needs a new version."""
+    commit = release_commit(repo)
+    if commit is None:  # the version is being prepared in the working tree (make release): it covers everything
+        return []
+    out = subprocess.run(["git", "diff", "--name-only", commit, "HEAD", "--", *RELEASED_PATHS], cwd=repo, check=True,
+                         capture_output=True, text=True).stdout
+    return out.split()
 
 
 def tags(repo: Path) -> list[str]:
@@ -148,14 +174,12 @@ def release(version: str, dry_run: bool = False) -> None:
     if dry_run:
         print(f"release {version}: every check before `make test` passes (dry run: nothing changed)")
         return
-    run("make", "test")
-    try:
+    try:  # the version first: make test checks that nothing under RELEASED_PATHS changed since the last release
         set_version(version)
         point_notebooks_and_readme_at(version)
         date_changelog(version, datetime.date.today())  # before the checks, which read the dated changelog too
         run("make", "execute")
-        run(".venv/bin/pytest", "-q", "-p", "no:cacheprovider", "tests/test_notebooks_hygiene.py",
-            "tests/test_prose_numbers.py", "tests/test_release.py", "tests/test_one_source.py")
+        run("make", "test")
     except BaseException:  # put the tree back as it was: a half-made release must not be committed by hand
         git("checkout", "--", ".")
         raise

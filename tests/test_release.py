@@ -269,3 +269,45 @@ def test_make_release_commits_and_makes_no_tag(clone):
     assert release_script.decide(dest) == f"v{major}.0.0", "main's workflow would tag the release commit"
     assert f'version = "{major}.0.0"' in (dest / "pyproject.toml").read_text(encoding="utf-8")
     assert f"## [{major}.0.0] - " in (dest / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_nothing_waits_under_sin_publicar():
+    """Every landing that changes what a learner or teacher gets is a release: its entries are dated, none wait."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    waiting = release_script.unreleased_notes(text)
+    assert not waiting, (
+        f"CHANGELOG.md lists changes under «[Sin publicar]»: release them (make release VERSION=x.y.z, by the "
+        f"CHANGELOG's rule) in the same landing:\n{waiting[:600]}")
+
+
+@pytest.mark.one_env
+def test_what_learners_get_has_not_changed_since_its_release():
+    """helpers/ and notebooks/ are as the commit that set pyproject's version left them (or that commit is coming)."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: no history to compare with")
+    changed = release_script.unreleased_changes(ROOT)
+    assert not changed, (
+        f"{len(changed)} files under {'/, '.join(release_script.RELEASED_PATHS)}/ changed after the commit that set "
+        f"version {version()} ({release_script.release_commit(ROOT)[:10]}): a learner's badge and setup cell would "
+        f"install {version()} without them. Release them: make release VERSION=x.y.z. Changed: {changed[:8]}")
+
+
+def test_the_release_guard_sees_a_change_after_the_release_and_not_before(repo):
+    path, commit = repo
+    commit("1.0.0")
+    assert release_script.unreleased_changes(path) == []
+    (path / "helpers").mkdir()
+    (path / "helpers" / "m.py").write_text("x = 1\n", encoding="utf-8")
+    (path / "README.md").write_text("docs\n", encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "-A"], cwd=path, check=True)
+    subprocess.run([*git, "commit", "-qm", "change"], cwd=path, check=True)
+    assert release_script.unreleased_changes(path) == ["helpers/m.py"], "a change to helpers/ after 1.0.0"
+    (path / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "1.1.0"\n', encoding="utf-8")
+    assert release_script.release_commit(path) is None, "a version being prepared, not committed yet"
+    assert release_script.unreleased_changes(path) == []
+    commit("1.1.0")
+    assert release_script.unreleased_changes(path) == [], "released with 1.1.0"
+    (path / "README.md").write_text("more docs\n", encoding="utf-8")
+    subprocess.run([*git, "commit", "-qam", "docs only"], cwd=path, check=True)
+    assert release_script.unreleased_changes(path) == [], "README alone is not what learners install"
