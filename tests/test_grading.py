@@ -196,6 +196,12 @@ def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
     assert "helpers.check.layer_norm(mi_layer_norm)" in tests["tests/layer_norm.py"]
     assert "'points': 1" in tests["tests/layer_norm.py"]
     assert "leccion06-helpers @ git+" in env and "otter-grader" in env
+    # what a student copy and the bundle install is pyproject's version, the release main's workflow tags
+    import facts
+    assert set(re.findall(r"@v(\d+\.\d+\.\d+)", env)) == {facts.version()}, env
+    copy = "\n".join("".join(c["source"]) for c in json.loads(made[0].read_text(encoding="utf-8"))["cells"])
+    named = {a or b for a, b in re.findall(r'@v(\d+\.\d+\.\d+)|require\("(\d+\.\d+\.\d+)"\)', copy)}
+    assert named == {facts.version()}, f"the student copy names releases {named}"
 
 
 # ------------------------------------------------------------------------- a term: names, points, resubmissions
