@@ -14,6 +14,8 @@ it is lower than the last tag (refused: the workflow fails).
 
     python .ci/release.py 1.1.0 [--dry-run]
     python .ci/release.py decide [--repo PATH]     # prints tag=v<version> (to create) or tag= (nothing to do)
+    python .ci/release.py point                    # setup cells and Colab badges at this version (facts.colab_url),
+                                                   # then the learner's copies again; no version change, no commit
 """
 
 from __future__ import annotations
@@ -112,10 +114,12 @@ def set_version(version: str) -> None:
 
 
 def point_notebooks_and_readme_at(version: str) -> None:
-    """Setup cells from tests/setup_cell.txt and every Colab badge at the release's tag."""
+    """Setup cells from tests/setup_cell.txt and every Colab badge at the release's tag (facts.colab_url: the
+    learner's copy), then the learner's copies again (.ci/learner_copies.py)."""
     import nbformat
 
-    badge = re.compile(r"https://colab\.research\.google\.com/github/[^)\s\"]+/notebooks/(\d\d_[a-z0-9_]+\.ipynb)")
+    badge = re.compile(r"https://colab\.research\.google\.com/github/[^)\s\"]+?/notebooks/(?:colab/)?"
+                       r"(\d\d_[a-z0-9_]+\.ipynb)")
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
@@ -126,6 +130,10 @@ def point_notebooks_and_readme_at(version: str) -> None:
     readme = ROOT / "README.md"
     readme.write_text(badge.sub(lambda m: facts.colab_url(m.group(1)), readme.read_text(encoding="utf-8")),
                       encoding="utf-8")
+    sys.path.insert(0, str(ROOT / ".ci"))
+    import learner_copies  # noqa: E402  (beside this file)
+
+    learner_copies.write()
 
 
 def date_changelog(version: str, today: datetime.date) -> None:
@@ -155,7 +163,8 @@ def release(version: str, dry_run: bool = False) -> None:
         date_changelog(version, datetime.date.today())  # before the checks, which read the dated changelog too
         run("make", "execute")
         run(".venv/bin/pytest", "-q", "-p", "no:cacheprovider", "tests/test_notebooks_hygiene.py",
-            "tests/test_prose_numbers.py", "tests/test_release.py", "tests/test_one_source.py")
+            "tests/test_prose_numbers.py", "tests/test_release.py", "tests/test_one_source.py",
+            "tests/test_learner_copies.py")
     except BaseException:  # put the tree back as it was: a half-made release must not be committed by hand
         git("checkout", "--", ".")
         raise
@@ -167,6 +176,10 @@ def release(version: str, dry_run: bool = False) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["point"]:
+        point_notebooks_and_readme_at(facts.version())
+        print(f"setup cells and Colab badges at v{facts.version()} ({facts.COPIES}/), learner's copies written")
+        return 0
     if argv[:1] == ["decide"]:
         parser = argparse.ArgumentParser(prog="release.py decide", description="Which tag main's workflow creates.")
         parser.add_argument("--repo", type=Path, default=ROOT, help="the repository (default: this one)")
