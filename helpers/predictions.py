@@ -85,8 +85,9 @@ def _parse_bets(data: dict) -> dict:
         if "options" in q:
             options = tuple(Option(o["text"], o["correct"], o["why"]) for o in q["options"])
             if sum(o.correct for o in options) != 1 or not 2 <= len(options) <= len(LETTERS):
-                raise ValueError(f"{_FILE}: la pregunta {key!r} debe tener de 2 a {len(LETTERS)} opciones y una sola "
-                                 f"correcta; tiene {len(options)} opciones y {sum(o.correct for o in options)} correctas")
+                right = sum(o.correct for o in options)
+                raise ValueError(f"{_FILE}: la pregunta {key!r} debe tener de 2 a {len(LETTERS)} opciones y una "
+                                 f"sola correcta; tiene {len(options)} opciones y {right} correctas")
             question = Question(key, q["notebook"], q["question"], options)
         out[key] = Bet(key, q["notebook"], q.get("asked_in", ""), tuple(q.get("answered_by", ())),
                        tuple(p.lower() for p in q.get("gives_away", ())), question)

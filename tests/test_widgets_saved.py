@@ -1,5 +1,5 @@
 """What a saved notebook shows for a widget nobody runs (helpers/widgets/_saved.py): its text/plain, which both
-ipywidgets 7.7 (Colab: _ipython_display_) and 8 (_repr_mimebundle_) take from repr(widget), cut at 110 characters.
+ipywidgets 7 (Colab's: _ipython_display_) and 8 (_repr_mimebundle_) take from repr(widget), cut at 110 characters.
 It must be a Spanish sentence saying what the control is and to run the cell, never the Python repr."""
 
 from __future__ import annotations

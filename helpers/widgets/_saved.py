@@ -5,7 +5,7 @@ from __future__ import annotations
 
 __all__ = ["LIMIT", "Saved"]
 
-LIMIT = 110  # ipywidgets 7.7 (_ipython_display_) and 8 (_repr_mimebundle_) cut text/plain there
+LIMIT = 110  # ipywidgets 7 (Colab's: _ipython_display_) and 8 (_repr_mimebundle_) cut text/plain there
 
 
 class Saved:
