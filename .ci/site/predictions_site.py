@@ -54,13 +54,19 @@ FOLD_TAG = "apuesta-"  # + the bet's key: myst-nb writes a cell's tags as classe
 
 
 def answering(nb_name: str) -> dict:
-    """{cell id: the bet it answers} for a notebook's cells that answer a bet."""
-    return {cell: b for b in predictions.bets() if b.notebook == nb_name for cell in b.answered_by}
+    """{cell id: [the bets it answers]} for a notebook's cells that answer a bet."""
+    out = {}
+    for b in predictions.bets():
+        for cell in b.answered_by if b.notebook == nb_name else ():
+            out.setdefault(cell, []).append(b)
+    return out
 
 
-def fold(cell: dict, bet) -> None:
-    """Fold a cell's output (myst-nb's hide-output, a <details>) until the reader answers ``bet`` or opens it."""
+def fold(cell: dict, bets: list) -> None:
+    """Fold a cell's output (myst-nb's hide-output, a <details>) until the reader answers one of ``bets``, or opens
+    it; the fold carries each bet's tag (a class on the page) for prediccion.js to open it."""
     meta = cell.setdefault("metadata", {})
-    meta["tags"] = [*meta.get("tags", []), "hide-output", FOLD_TAG + bet.key]
-    show = "Ver la respuesta sin apostar" if bet.question else "Ver la respuesta (anotá antes tu apuesta)"
+    meta["tags"] = [*meta.get("tags", []), "hide-output", *(FOLD_TAG + b.key for b in bets)]
+    asked = any(b.question for b in bets)  # a question with buttons: its «ver sin apostar»
+    show = "Ver la respuesta sin apostar" if asked else "Ver la respuesta (anotá antes tu apuesta)"
     meta["mystnb"] = {**meta.get("mystnb", {}), "code_prompt_show": show, "code_prompt_hide": "Ocultar la respuesta"}
