@@ -62,12 +62,17 @@ def test_the_first_press_is_the_bet_and_opens_its_answer(base_url, browser, note
             buttons = box.locator(".prediccion-opcion")
             assert buttons.count() == len(q.options)
             assert box.locator("[aria-live=polite]").count() == 1
+            see = box.get_by_role("button", name="Ver la respuesta sin apostar")
+            assert see.is_visible()
+            box.scroll_into_view_if_needed()
+            box.screenshot(path=str(ARTIFACTS / f"apuesta_{key}_{v.name}_antes.png"))
             right = next(i for i, o in enumerate(q.options) if o.correct)
             wrong = 1 - min(right, 1)
             buttons.nth(wrong).focus()  # the bet, by Enter: a wrong option
             page.keyboard.press("Enter")
             assert box.locator(".prediccion-respuesta").inner_text() == predictions.first(key, wrong)
             assert all_open(page, key), f"{key}: the bet did not open its answer"
+            assert see.is_hidden(), "after the bet there is nothing to see without betting"
             buttons.nth(right).focus()  # then the right one: the bet stays, this one is after it
             page.keyboard.press("Enter")
             assert box.locator(".prediccion-respuesta").inner_text() == predictions.first(key, wrong)

@@ -20,6 +20,7 @@
           bet = b;
           buttons.forEach(function (o) { o.setAttribute("aria-pressed", o === b ? "true" : "false"); });
           answer.textContent = b.getAttribute("data-apuesta");
+          box.querySelector(".prediccion-ver").hidden = true;  // bet: nothing left to see without betting
           reveal();
         } else if (b !== bet) {
           later.textContent = b.getAttribute("data-veredicto");
