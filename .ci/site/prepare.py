@@ -17,6 +17,7 @@
     (`blob/v<version>/`);
   - every figure (an <img> with a data: URI, from helpers.plots.show) becomes a file of its own, shown at its
     CSS width and linked to itself at full size;
+  - a claims cell (tag «claims», hidden in Colab and JupyterLab) is left out of the page;
   - the output of each cell that answers a bet (helpers/data/predictions.json) is folded in a <details> until the
     reader bets (predictions_site.fold);
   - every widget output becomes the browser test's picture of that widget in the state its cell creates
@@ -293,6 +294,14 @@ def figures_as_files(nb_stem: str, cell: dict, figures: Path) -> int:
     return count
 
 
+def hide_claims(cell: dict) -> None:
+    """A claims cell (tests/test_claims_hidden.py: tag «claims», hidden in Colab and JupyterLab) is no part of the
+    page: removed when it stored no output (a claim that holds prints nothing), its source folded otherwise."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    if cell["cell_type"] == "code" and "claims" in tags:
+        cell["metadata"]["tags"] = [*tags, "hide-input" if cell.get("outputs") else "remove-cell"]
+
+
 def prepare_notebook(src: Path, dst: Path, figures: Path) -> tuple[int, int]:
     nb = json.loads(src.read_text(encoding="utf-8"))
     widgets = pictures = 0
@@ -300,6 +309,7 @@ def prepare_notebook(src: Path, dst: Path, figures: Path) -> tuple[int, int]:
     for cell in nb["cells"]:
         if cell.get("id") in folds:  # answers a bet: folded until the reader bets (predictions_site.fold)
             predictions_site.fold(cell, folds[cell.get("id")])
+        hide_claims(cell)
         if cell["cell_type"] == "markdown":
             cell["source"] = colab_at_version("".join(cell["source"]))
             continue
