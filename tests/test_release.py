@@ -269,3 +269,16 @@ def test_make_release_commits_and_makes_no_tag(clone):
     assert release_script.decide(dest) == f"v{major}.0.0", "main's workflow would tag the release commit"
     assert f'version = "{major}.0.0"' in (dest / "pyproject.toml").read_text(encoding="utf-8")
     assert f"## [{major}.0.0] - " in (dest / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_point_sends_every_colab_link_to_this_versions_learner_copy():
+    """release.py point (and make release): a badge at the notebook, at its copy, or at another version, becomes
+    facts.colab_url, the learner's copy of this version; other links stay."""
+    gh = repository().removeprefix("https://github.com/")
+    old = f"https://colab.research.google.com/github/{gh}/blob/v0.9.0/notebooks/03_layernorm.ipynb"
+    copy = f"https://colab.research.google.com/github/{gh}/blob/v0.9.0/notebooks/colab/03_layernorm.ipynb"
+    other = "[Colab](https://colab.research.google.com/)"
+    text = f"[![Abrir en Colab](x.svg)]({old}) y ({copy}) {other}"
+    assert release_script.pointed(text) == (f"[![Abrir en Colab](x.svg)]({colab_url('03_layernorm.ipynb')}) y "
+                                            f"({colab_url('03_layernorm.ipynb')}) {other}")
+    assert "/notebooks/colab/03_layernorm.ipynb" in colab_url("03_layernorm.ipynb")
