@@ -38,7 +38,7 @@ NB ?= $(wildcard notebooks/*.ipynb)
 
 .PHONY: help install lab test lint unit nbval grading test-matrix grid-report ci-deps test-browser test-browser-classic \
         compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep sweep-mask depth execute lock \
-        lock-compat site-env site \
+        lock-compat copies site-env site \
         site-pictures test-site lock-site release clean
 
 help:
@@ -53,7 +53,8 @@ help:
 	@echo "make dist     arma el sdist y el wheel, los revisa (twine check) y revisa qué lleva el wheel"
 	@echo "make test-matrix   nbval bajo cada CPU: kernels default/avx2/avx512 x 1, 2 y 4 hilos, y el camino de AMD"
 	@echo "make grid-report   ejecuta los notebooks en cada configuración y lista las líneas impresas que cambian"
-	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas"
+	@echo "make execute  re-ejecuta los notebooks en un kernel nuevo y guarda sus salidas (y rehace las copias)"
+	@echo "make copies   rehace notebooks/colab/: las copias que abre Colab, sin las salidas que responden una apuesta"
 	@echo "make site     arma la lección como sitio web estático en build/site-src/_build/html (sin ejecutar nada)"
 	@echo "make test-site     prueba ese sitio en Chromium: matemática, alt text, nada fuera de 127.0.0.1, axe-core"
 	@echo "make release VERSION=1.1.0   prepara una versión (.ci/release.py): número, notebooks, CHANGELOG y commit; el tag lo crea main"
@@ -209,7 +210,7 @@ site-env: $(SSTAMP) $(SITE_JS)
 site: site-env
 	$(SBIN)/python .ci/site/prepare.py
 	cd build/site-src && ../../$(SBIN)/jupyter-book build --warningiserror --keep-going . >/dev/null
-	cp notebooks/*.ipynb build/site-src/_build/html/_sources/notebooks/  # the download is the notebook as stored
+	cp notebooks/colab/*.ipynb build/site-src/_build/html/_sources/notebooks/  # the download: the learner's copy
 	@echo "el sitio está en build/site-src/_build/html (index.html)"
 
 # After `make test-browser`: its pictures of each widget as its cell creates it, and the call and text beside
@@ -261,6 +262,12 @@ execute: install
 	    [c.update(outputs=[]) for c in nb.cells if 'exercise-answer' in c.get('metadata', {}).get('tags', [])]; \
 	    nbformat.write(nb, sys.argv[1])" "$$nb" || exit 1; \
 	done
+	$(BIN)/python .ci/learner_copies.py
+
+# The learner's copies, notebooks/colab/ (what Colab badges open): each notebook without the outputs of the cells
+# that answer a bet (helpers/data/predictions.json says which). Committed; tests/test_learner_copies.py fails a stale one.
+copies:
+	$(PYTHON) .ci/learner_copies.py
 
 # Refresh constraints.txt from the current .venv (after changing pyproject.toml ranges).
 lock: install

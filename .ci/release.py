@@ -18,6 +18,8 @@ it is lower than the last tag (refused: the workflow fails).
 
     python .ci/release.py 1.1.0 [--dry-run]
     python .ci/release.py decide [--repo PATH]     # prints tag=v<version> (to create) or tag= (nothing to do)
+    python .ci/release.py point                    # setup cells and Colab badges at this version (facts.colab_url),
+                                                   # then the learner's copies again; no version change, no commit
 """
 
 from __future__ import annotations
@@ -137,21 +139,32 @@ def set_version(version: str) -> None:
     facts.pyproject.cache_clear()
 
 
+BADGE = re.compile(r"https://colab\.research\.google\.com/github/[^)\s\"]+?/notebooks/(?:colab/)?(\d\d_[a-z0-9_]+\.ipynb)")
+
+
+def pointed(text: str) -> str:
+    """``text`` with every Colab link to a notebook (or its learner's copy) at facts.colab_url: this version's copy."""
+    return BADGE.sub(lambda m: facts.colab_url(m.group(1)), text)
+
+
 def point_notebooks_and_readme_at(version: str) -> None:
-    """Setup cells from tests/setup_cell.txt and every Colab badge at the release's tag."""
+    """Setup cells from tests/setup_cell.txt and every Colab badge at the release's tag (facts.colab_url: the
+    learner's copy), then the learner's copies again (.ci/learner_copies.py)."""
     import nbformat
 
-    badge = re.compile(r"https://colab\.research\.google\.com/github/[^)\s\"]+/notebooks/(\d\d_[a-z0-9_]+\.ipynb)")
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
         code[0].source = facts.setup_cell()
         title = nb.cells[0]
-        title.source = badge.sub(lambda m: facts.colab_url(m.group(1)), title.source)
+        title.source = pointed(title.source)
         nbformat.write(nb, path)
     readme = ROOT / "README.md"
-    readme.write_text(badge.sub(lambda m: facts.colab_url(m.group(1)), readme.read_text(encoding="utf-8")),
-                      encoding="utf-8")
+    readme.write_text(pointed(readme.read_text(encoding="utf-8")), encoding="utf-8")
+    sys.path.insert(0, str(ROOT / ".ci"))
+    import learner_copies  # noqa: E402  (beside this file)
+
+    learner_copies.write()
 
 
 def date_changelog(version: str, today: datetime.date) -> None:
@@ -191,6 +204,10 @@ def release(version: str, dry_run: bool = False) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["point"]:
+        point_notebooks_and_readme_at(facts.version())
+        print(f"setup cells and Colab badges at v{facts.version()} ({facts.COPIES}/), learner's copies written")
+        return 0
     if argv[:1] == ["decide"]:
         parser = argparse.ArgumentParser(prog="release.py decide", description="Which tag main's workflow creates.")
         parser.add_argument("--repo", type=Path, default=ROOT, help="the repository (default: this one)")

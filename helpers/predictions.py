@@ -1,5 +1,17 @@
-"""The notebooks' "predict before you run" questions: written once (data/predictions.json), asked by
-helpers.widgets.Prediction in a notebook and by the site's live copy; pure functions, no front end."""
+"""The notebooks' bets, written once (data/predictions.json): the multiple-choice questions, asked by
+helpers.widgets.Prediction in a notebook and by the site's live copy, and the free-text «Antes de correr … apostá»
+ones; for each, which cells answer it. Pure functions, no front end.
+
+data/predictions.json maps a key ("NN-name") to one bet:
+
+- ``notebook``: the notebook's file name; ``asked_in``: the id of the cell that asks (the
+  ``helpers.predictions.ask("KEY")`` code cell, or the markdown cell of a free-text bet);
+- ``answered_by``: the ids of the code cells whose output answers it, the first code cell after ``asked_in`` first:
+  the learner's copies (.ci/learner_copies.py) store them without output, the site folds them until answered;
+- ``gives_away``: phrases (lower case) that no ``helpers.claim`` text in those cells may hold: they name the answer;
+- a multiple-choice bet also has ``question`` and ``options`` (``text``, ``correct``, ``why``: one sentence, why it
+  is right, or which intuition led there and why it fails); a free-text bet has neither.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["LETTERS", "Option", "Question", "ask", "keys", "question", "verdict"]
+__all__ = ["LETTERS", "Bet", "Option", "Question", "after", "ask", "bet", "bets", "first", "keys", "question",
+           "verdict"]
 
 LETTERS = "abcdefgh"
 _FILE = "data/predictions.json"
@@ -40,25 +53,55 @@ class Question:
                 f"<ul style='list-style:none;padding-left:0.5em'>{items}</ul></div>")
 
 
+@dataclass(frozen=True)
+class Bet:
+    key: str
+    notebook: str
+    asked_in: str          # id of the cell that asks
+    answered_by: tuple     # ids of the cells whose output answers it
+    gives_away: tuple      # phrases no claim text in those cells may hold
+    question: Question | None = None  # None: a free-text bet
+
+
 @cache
+def _bets() -> dict:
+    return _parse_bets(json.loads(resources.files("helpers").joinpath(_FILE).read_text(encoding="utf-8")))
+
+
 def _all() -> dict:
-    return _parse(json.loads(resources.files("helpers").joinpath(_FILE).read_text(encoding="utf-8")))
+    return {k: b.question for k, b in _bets().items() if b.question is not None}
 
 
 def _parse(data: dict) -> dict:
-    """{key: Question}, refusing a question that has not exactly one right option."""
+    """{key: Question} of the multiple-choice bets."""
+    return {k: b.question for k, b in _parse_bets(data).items() if b.question is not None}
+
+
+def _parse_bets(data: dict) -> dict:
+    """{key: Bet}, refusing a question that has not exactly one right option."""
     out = {}
     for key, q in data.items():
-        options = tuple(Option(o["text"], o["correct"], o["why"]) for o in q["options"])
-        if sum(o.correct for o in options) != 1 or not 2 <= len(options) <= len(LETTERS):
-            raise ValueError(f"{_FILE}: la pregunta {key!r} debe tener de 2 a {len(LETTERS)} opciones y una sola "
-                             f"correcta; tiene {len(options)} opciones y {sum(o.correct for o in options)} correctas")
-        out[key] = Question(key, q["notebook"], q["question"], options)
+        question = None
+        if "options" in q:
+            options = tuple(Option(o["text"], o["correct"], o["why"]) for o in q["options"])
+            if sum(o.correct for o in options) != 1 or not 2 <= len(options) <= len(LETTERS):
+                right = sum(o.correct for o in options)
+                raise ValueError(f"{_FILE}: la pregunta {key!r} debe tener de 2 a {len(LETTERS)} opciones y una "
+                                 f"sola correcta; tiene {len(options)} opciones y {right} correctas")
+            question = Question(key, q["notebook"], q["question"], options)
+        out[key] = Bet(key, q["notebook"], q.get("asked_in", ""), tuple(q.get("answered_by", ())),
+                       tuple(p.lower() for p in q.get("gives_away", ())), question)
     return out
 
 
 def keys() -> list[str]:
+    """The multiple-choice questions' keys."""
     return list(_all())
+
+
+def bets() -> list[Bet]:
+    """Every bet, multiple-choice and free-text, in the file's order."""
+    return list(_bets().values())
 
 
 def question(key: str) -> Question:
@@ -68,17 +111,49 @@ def question(key: str) -> Question:
     return _all()[key]
 
 
-def verdict(key: str, choice) -> str:
-    """The sentence the learner gets for option ``choice`` (its letter 'a', 'b', ... or its index 0, 1, ...)."""
-    q = question(key)
+def _index(q: Question, choice) -> int:
     letters = LETTERS[:len(q.options)]
     if isinstance(choice, str) and len(choice) == 1 and choice.lower() in letters:
         choice = letters.index(choice.lower())
     if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(q.options):
         raise ValueError(f"elegí una opción de {', '.join(letters)} (o su número, de 0 a {len(q.options) - 1}); "
                          f"recibí {choice!r}")
+    return choice
+
+
+def verdict(key: str, choice) -> str:
+    """The sentence the learner gets for option ``choice`` (its letter 'a', 'b', ... or its index 0, 1, ...)."""
+    q = question(key)
+    choice = _index(q, choice)
     o = q.options[choice]
     return f"{'Sí' if o.correct else 'No'}, {LETTERS[choice]}) {'es' if o.correct else 'no es'} la respuesta: {o.why}"
+
+
+def first(key: str, choice) -> str:
+    """What the learner's first answer (the bet, which counts) gets back: the bet, the right option and why."""
+    q = question(key)
+    i = _index(q, choice)
+    right = next(j for j, o in enumerate(q.options) if o.correct)
+    if i == right:
+        return f"Apostaste {LETTERS[i]}) y acertaste: {q.options[i].why}"
+    return (f"Apostaste {LETTERS[i]}); era {LETTERS[right]}), porque {q.options[right].why} "
+            f"Lo de {LETTERS[i]}): {q.options[i].why}")
+
+
+def after(key: str, choice) -> str:
+    """The sentence of an option tried after the bet, labelled as such: it no longer changes the bet."""
+    return f"Después de apostar (no cambia tu apuesta): {verdict(key, choice)}"
+
+
+_kept: dict = {}  # key -> the first option chosen in this kernel: re-running the cell does not reopen the bet
+
+
+def bet(key: str, choice=None):
+    """The bet kept for ``key`` in this session (an index), recording ``choice`` if there is none yet; None if none."""
+    q = question(key)
+    if choice is not None and key not in _kept:
+        _kept[key] = _index(q, choice)
+    return _kept.get(key)
 
 
 def ask(key: str):

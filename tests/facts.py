@@ -62,9 +62,14 @@ def colab_base() -> str:
     return f"https://colab.research.google.com/github/{gh}/blob/v{version()}"
 
 
+# Where the learner's copies live (.ci/learner_copies.py): what a Colab badge opens, without the bets' answers
+COPIES = "notebooks/colab"
+
+
 def colab_url(notebook: str) -> str:
-    """'Open in Colab' address of a notebook of this release (its tag, v<version>), by file name."""
-    return f"{colab_base()}/notebooks/{notebook}"
+    """'Open in Colab' address of a notebook of this release (its tag, v<version>), by file name: its learner's
+    copy (notebooks/colab/), which holds no output that answers a bet."""
+    return f"{colab_base()}/{COPIES}/{notebook}"
 
 
 def setup_cell() -> str:

@@ -57,7 +57,8 @@ def facts_and_homes() -> list[tuple[str, str, set[str]]]:
              ("a reader of pyproject.toml", r"tomllib\.loads?\(", {"tests/facts.py"}),
              ("the repository's address", re.escape(facts.repository()),
               {"pyproject.toml", "README.md", "CHANGELOG.md",  # the changelog's release links, written by make release
-               *(f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb"))}),
+               *(f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")),
+               *(f"{facts.COPIES}/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb"))}),  # generated from them
              ("the site's address", re.escape(facts.documentation().rstrip("/")), {"pyproject.toml", "README.md"})]
     return rows
 

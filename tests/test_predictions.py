@@ -1,6 +1,7 @@
 """helpers.predictions (the questions, written once) and helpers.widgets.Prediction (their buttons), and that every
 notebook asks at least one, before the cell that answers it, with the stored question equal to the data's."""
 
+import html
 import json
 
 import pytest
@@ -66,11 +67,62 @@ def test_a_question_without_exactly_one_right_option_is_refused():
         predictions._parse(two)
 
 
-def test_the_buttons_answer_with_the_verdict():
+@pytest.fixture
+def fresh():
+    """No bet kept from another test (helpers.predictions keeps a session's first answers)."""
+    predictions._kept.clear()
+    yield
+    predictions._kept.clear()
+
+
+def test_the_first_click_is_the_bet_and_later_ones_are_after_it(fresh):
     w = Prediction("02-depth96")
     assert [b.description for b in w.buttons] == ["a)", "b)", "c)", "d)"]
     assert "Elegí" in w.answer.value
-    w.buttons[2].click()
-    assert w.choice == 2 and predictions.verdict("02-depth96", 2).split(":")[0] in w.answer.value
-    assert [b.button_style for b in w.buttons] == ["", "", "info", ""]
-    assert repr(w) == "Prediction('02-depth96'): opciones a, b, c, d"
+    w.buttons[1].click()  # a wrong option first: that is the bet
+    bet = w.answer.value
+    assert w.choice == 1 and html.escape(predictions.first("02-depth96", 1)) in bet
+    assert "Apostaste b); era c), porque " in bet and w.later.value == ""
+    assert [b.button_style for b in w.buttons] == ["", "info", "", ""]
+    w.buttons[2].click()  # then the right one: the bet stays, the sentence is labelled as after it
+    assert w.choice == 1 and w.answer.value == bet and w.looked == 2
+    assert html.escape(predictions.after("02-depth96", 2)) in w.later.value
+    assert "Después de apostar" in w.later.value
+    assert [b.button_style for b in w.buttons] == ["", "info", "", ""]
+
+
+def test_rerunning_the_cell_keeps_the_bet(fresh):
+    Prediction("05-depth").buttons[0].click()
+    again = Prediction("05-depth")
+    assert again.choice == 0 and "Apostaste a); era b)" in again.answer.value
+    again.buttons[1].click()
+    assert again.choice == 0 and "Después de apostar" in again.later.value
+
+
+def test_the_bet_is_said_back_with_the_right_option_and_why():
+    for key in predictions.keys():
+        q = predictions.question(key)
+        right = next(i for i, o in enumerate(q.options) if o.correct)
+        for i, o in enumerate(q.options):
+            said = predictions.first(key, i)
+            assert said.startswith(f"Apostaste {predictions.LETTERS[i]})")
+            assert q.options[right].why in said and o.why in said
+            assert ("acertaste" in said) == (i == right)
+        assert predictions.after(key, 0).endswith(predictions.verdict(key, 0))
+
+
+def test_options_are_alike_in_length():
+    """02-depth96 had one option naming a combination, the right one, twice the others' length."""
+    for key in predictions.keys():
+        lengths = [len(o.text) for o in predictions.question(key).options]
+        right = next(len(o.text) for o in predictions.question(key).options if o.correct)
+        assert max(lengths) <= 2.5 * min(lengths), f"{key}: option lengths {lengths}"
+        assert right != max(lengths) or lengths.count(right) > 1 or right < 1.3 * sorted(lengths)[-2], key
+
+
+def test_every_question_states_its_conditions():
+    q = {k: predictions.question(k).text for k in predictions.keys()}
+    assert "600 pasos" in q["04-mask"], "04's answer holds after 600 steps only (before step 250, b is right)"
+    assert "sin entrenar" in q["02-depth96"] and "sin entrenar" in q["01-relu"]
+    assert "modo entrenamiento" in q["03-batch"], "in eval mode BatchNorm uses running statistics"
+    assert "1 500 pasos" in q["05-depth"] and "sin warmup" in q["05-depth"]

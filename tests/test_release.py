@@ -311,3 +311,16 @@ def test_the_release_guard_sees_a_change_after_the_release_and_not_before(repo):
     (path / "README.md").write_text("more docs\n", encoding="utf-8")
     subprocess.run([*git, "commit", "-qam", "docs only"], cwd=path, check=True)
     assert release_script.unreleased_changes(path) == [], "README alone is not what learners install"
+
+
+def test_point_sends_every_colab_link_to_this_versions_learner_copy():
+    """release.py point (and make release): a badge at the notebook, at its copy, or at another version, becomes
+    facts.colab_url, the learner's copy of this version; other links stay."""
+    gh = repository().removeprefix("https://github.com/")
+    old = f"https://colab.research.google.com/github/{gh}/blob/v0.9.0/notebooks/03_layernorm.ipynb"
+    copy = f"https://colab.research.google.com/github/{gh}/blob/v0.9.0/notebooks/colab/03_layernorm.ipynb"
+    other = "[Colab](https://colab.research.google.com/)"
+    text = f"[![Abrir en Colab](x.svg)]({old}) y ({copy}) {other}"
+    assert release_script.pointed(text) == (f"[![Abrir en Colab](x.svg)]({colab_url('03_layernorm.ipynb')}) y "
+                                            f"({colab_url('03_layernorm.ipynb')}) {other}")
+    assert "/notebooks/colab/03_layernorm.ipynb" in colab_url("03_layernorm.ipynb")

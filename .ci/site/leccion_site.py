@@ -96,6 +96,8 @@ def spanish_buttons(app, pagename, templatename, context, doctree) -> None:
             group["tooltip"] = "Ejecutar este notebook"
             for b in group["buttons"]:
                 if b.get("text") == "Colab":
+                    # the learner's copy (tests/facts.py's COPIES, .ci/learner_copies.py): no bet's answer shown
+                    b["url"] = re.sub(r"/notebooks/(?=\d\d_)", "/notebooks/colab/", b["url"])
                     b.update(text="Abrir en Colab", icon=None,
                              tooltip=f"Abrir este notebook (versión {version}) en Google Colab para ejecutarlo")
         elif label == "download-buttons":
@@ -106,7 +108,8 @@ def spanish_buttons(app, pagename, templatename, context, doctree) -> None:
             for b in group["buttons"]:
                 if b.get("label") == "download-source-button":
                     b.update(text="El notebook (.ipynb)",
-                             tooltip="Descargá el notebook, con sus salidas, para abrirlo en Jupyter o Colab")
+                             tooltip="Descargá el notebook, con sus salidas (salvo las respuestas a las apuestas, "
+                                     "que ves al correrlo), para abrirlo en Jupyter o Colab")
                 elif b.get("label") == "download-pdf-button":
                     b.update(text="Imprimir o guardar como PDF", tooltip="Imprimir la página o guardarla como PDF",
                              icon="fas fa-print")
@@ -131,6 +134,8 @@ REPLACEMENTS = [
     # Font Awesome's 1.4 MB script, "so that users can add custom icons" (pydata-sphinx-theme's
     # webpack-macros.html): the theme's CSS already has the icons it uses, as a web font
     ("**/*.html", r'\s*<script defer src="[./]*_static/scripts/fontawesome\.js\?digest=\w+"></script>', ""),
+    # myst-nb's fold of a bet's answer (hide-output) names its summary in English, over its Spanish text
+    ("notebooks/*.html", re.escape('<summary aria-label="Toggle hidden content">'), "<summary>"),
 ]
 
 

@@ -1,7 +1,9 @@
 """The site's copy of a notebook's prediction question (helpers.predictions.ask("KEY") in a cell): the question
-and its options as the notebook shows them, answer buttons that .ci/site/static/prediccion.js makes live, and,
-for a page whose scripts do not run, every option's sentence behind a <details>. Question, options and sentences
-come from helpers.predictions (its data/predictions.json), the notebook's one source."""
+and its options as the notebook shows them, answer buttons that .ci/site/static/prediccion.js makes live (the
+first press is the bet, said back as helpers.predictions.first; a later one shows helpers.predictions.after), a
+«ver sin apostar» button, and, for a page whose scripts do not run, every option's sentence behind a <details>.
+The cells that answer a bet (predictions.json's answered_by) are folded by prepare.py (fold): their output waits in
+a <details> until the reader bets (the script opens it) or opens it. One source: helpers.predictions."""
 
 from __future__ import annotations
 
@@ -32,15 +34,39 @@ def output(nb_name: str, key: str) -> dict:
     letters = predictions.LETTERS
     buttons = "".join(
         f'<button type="button" class="prediccion-opcion" aria-pressed="false" '
-        f'data-veredicto="{html.escape(predictions.verdict(key, i), quote=True)}" '
+        f'data-apuesta="{html.escape(predictions.first(key, i), quote=True)}" '
+        f'data-veredicto="{html.escape(predictions.after(key, i), quote=True)}" '
         f'aria-label="{letters[i]}) {html.escape(o.text, quote=True)}">{letters[i]})</button>'
         for i, o in enumerate(q.options))
     fallback = "".join(f"<li>{html.escape(predictions.verdict(key, i))}</li>" for i in range(len(q.options)))
     page = (f'<div class="prediccion-viva" data-clave="{html.escape(key, quote=True)}">{q.html()}'
             f'<div class="prediccion-botones" role="group" aria-label="Tu apuesta" hidden>'
-            f"<span aria-hidden=\"true\">Tu apuesta:</span> {buttons}</div>"
-            '<p class="prediccion-respuesta" aria-live="polite"></p>'
+            f"<span aria-hidden=\"true\">Tu apuesta:</span> {buttons}"
+            '<button type="button" class="prediccion-ver">Ver la respuesta sin apostar</button></div>'
+            '<div aria-live="polite"><p class="prediccion-respuesta"></p><p class="prediccion-despues"></p></div>'
             "<details class=\"prediccion-sin-js\"><summary>Qué dice cada opción (elegí antes de abrir)</summary>"
             f"<ul>{fallback}</ul></details></div>")
     text = q.text + " " + " ".join(f"{letters[i]}) {o.text}" for i, o in enumerate(q.options))
     return {"output_type": "display_data", "metadata": {}, "data": {"text/html": page, "text/plain": text}}
+
+
+FOLD_TAG = "apuesta-"  # + the bet's key: myst-nb writes a cell's tags as classes (tag_apuesta-KEY)
+
+
+def answering(nb_name: str) -> dict:
+    """{cell id: [the bets it answers]} for a notebook's cells that answer a bet."""
+    out = {}
+    for b in predictions.bets():
+        for cell in b.answered_by if b.notebook == nb_name else ():
+            out.setdefault(cell, []).append(b)
+    return out
+
+
+def fold(cell: dict, bets: list) -> None:
+    """Fold a cell's output (myst-nb's hide-output, a <details>) until the reader answers one of ``bets``, or opens
+    it; the fold carries each bet's tag (a class on the page) for prediccion.js to open it."""
+    meta = cell.setdefault("metadata", {})
+    meta["tags"] = [*meta.get("tags", []), "hide-output", *(FOLD_TAG + b.key for b in bets)]
+    asked = any(b.question for b in bets)  # a question with buttons: its «ver sin apostar»
+    show = "Ver la respuesta sin apostar" if asked else "Ver la respuesta (anotá antes tu apuesta)"
+    meta["mystnb"] = {**meta.get("mystnb", {}), "code_prompt_show": show, "code_prompt_hide": "Ocultar la respuesta"}

@@ -13,9 +13,13 @@
   block with IPython's %magic or !shell lines is highlighted as IPython;
 - the notebooks, as stored (nothing is executed), with what a page nobody can run needs:
   - Colab badges become text links (the badge image is on Google's server: no request may leave the site),
-    and every Colab link opens the notebook of the version this site shows (`blob/v<version>/`);
+    and every Colab link opens the learner's copy (notebooks/colab/) of the version this site shows
+    (`blob/v<version>/`);
   - every figure (an <img> with a data: URI, from helpers.plots.show) becomes a file of its own, shown at its
     CSS width and linked to itself at full size;
+  - a claims cell (tag «claims», hidden in Colab and JupyterLab) is left out of the page;
+  - the output of each cell that answers a bet (helpers/data/predictions.json) is folded in a <details> until the
+    reader bets (predictions_site.fold);
   - every widget output becomes the browser test's picture of that widget in the state its cell creates
     (.ci/site/widgets/<name>.png and .json, made by `make test-browser` + `make site-pictures`), with alt text
     built from the widget's own text; the build stops if the cell now creates something else.
@@ -40,7 +44,7 @@ ROOT = HERE.parent.parent
 OUT = ROOT / "build" / "site-src"
 MATHJAX = HERE / "node_modules" / "mathjax" / "es5"
 BADGE = re.compile(r"\[!\[Abrir en Colab\]\(https://colab\.research\.google\.com/assets/colab-badge\.svg\)\]\(([^)]+)\)")
-COLAB = re.compile(r"(https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/)[^/\s)\"']+(/notebooks/)")
+COLAB = re.compile(r"(https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/)[^/\s)\"']+/notebooks/(?:colab/)?")
 FIGURE = re.compile(r'<img src="data:image/png;base64,([A-Za-z0-9+/=\s]+)" alt="([^"]*)"[^>]*?width: (\d+)px[^>]*>')
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 # The teacher's guide: its source, and its page in the site (the same name, at the top, beside index.md)
@@ -62,13 +66,13 @@ WIDGETS = {"FourNumbers": "cuatro_numeros", "StepByStep": "siguiente_paso", "Gam
 
 sys.path.insert(0, str(ROOT / "tests"))
 import predictions_site  # noqa: E402  (beside this file)
-from facts import repository, version  # noqa: E402  (the one reader of pyproject.toml)
+from facts import COPIES, repository, version  # noqa: E402  (the one reader of pyproject.toml)
 
 
 def colab_at_version(text: str) -> str:
-    """Badges as text links, and every Colab link at this version's tag."""
+    """Badges as text links, and every Colab link at this version's tag and the learner's copy (facts.COPIES)."""
     text = BADGE.sub(r"[Abrir en Colab](\1)", text)
-    return COLAB.sub(rf"\g<1>v{version()}\g<2>", text)
+    return COLAB.sub(rf"\g<1>v{version()}/{COPIES}/", text)
 
 
 def index_page() -> str:
@@ -290,10 +294,22 @@ def figures_as_files(nb_stem: str, cell: dict, figures: Path) -> int:
     return count
 
 
+def hide_claims(cell: dict) -> None:
+    """A claims cell (tests/test_claims_hidden.py: tag «claims», hidden in Colab and JupyterLab) is no part of the
+    page: removed when it stored no output (a claim that holds prints nothing), its source folded otherwise."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    if cell["cell_type"] == "code" and "claims" in tags:
+        cell["metadata"]["tags"] = [*tags, "hide-input" if cell.get("outputs") else "remove-cell"]
+
+
 def prepare_notebook(src: Path, dst: Path, figures: Path) -> tuple[int, int]:
     nb = json.loads(src.read_text(encoding="utf-8"))
     widgets = pictures = 0
+    folds = predictions_site.answering(src.name)
     for cell in nb["cells"]:
+        if cell.get("id") in folds:  # answers a bet: folded until the reader bets (predictions_site.fold)
+            predictions_site.fold(cell, folds[cell.get("id")])
+        hide_claims(cell)
         if cell["cell_type"] == "markdown":
             cell["source"] = colab_at_version("".join(cell["source"]))
             continue

@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 from ..plots import draw_exploration
 from ..sweep import N_LAYERS, NORM_CHOICES, SEEDS, WARMUPS, explore, load
 from ._image import draw_into, image
+from ._saved import Saved
 
 __all__ = ["SweepExplorer"]
 
@@ -18,7 +19,7 @@ def __dir__():
     return __all__
 
 
-class SweepExplorer(W.VBox):
+class SweepExplorer(Saved, W.VBox):
     """Notebook 05's stored sweep: choose depth, placement, warmup and seed; see the curves and escape steps."""
 
     def __init__(self, n_layers: int = 12, norm: str = "ambas", warmup: int = 0, seed="todas"):
@@ -41,6 +42,9 @@ class SweepExplorer(W.VBox):
         for control in (self.n_layers, self.norm, self.warmup, self.seed):
             control.observe(self.update, names="value")
         self.update()
+
+    def saved_text(self) -> str:
+        return "Acá va el explorador del barrido (capas, norma, warmup, semilla): corré la celda para usarlo."
 
     def update(self, change=None) -> None:
         e = self.exploration = explore(self.n_layers.value, self.norm.value, self.warmup.value, self.seed.value,

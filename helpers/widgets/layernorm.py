@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 from ..layernorm import InvalidInput, layer_norm_steps, parse_numbers, residual_layernorm_walkthrough
 from ..plots import color
 from ._image import draw_into, error_html, fmt, image
+from ._saved import Saved
 
 __all__ = ["FourNumbers", "GammaBeta", "StepByStep"]
 
@@ -18,7 +19,7 @@ def __dir__():
     return __all__
 
 
-class FourNumbers(W.VBox):
+class FourNumbers(Saved, W.VBox):
     """'Ingresá 4 números': mean, variance, std and the normalized vector update as you type."""
 
     def __init__(self, initial=(2, 4, 6, 8)):
@@ -38,6 +39,9 @@ class FourNumbers(W.VBox):
         for field in self.fields:
             field.observe(self.update, names="value")
         self.update()
+
+    def saved_text(self) -> str:
+        return "Acá va el control «Ingresá 4 números»: corré la celda para usarlo."
 
     def update(self, change=None) -> None:
         try:
@@ -68,7 +72,7 @@ class FourNumbers(W.VBox):
             f"desvío σ = {s.std:.3f}<br>normalizado x̂ = {fmt(s.normalized)}</div>{note}")
 
 
-class GammaBeta(W.VBox):
+class GammaBeta(Saved, W.VBox):
     """γ and β sliders on a normalized token, plotted on fixed axes so every move is visible."""
 
     def __init__(self, x=(0.80, 0.95, 0.93, 1.33)):
@@ -87,6 +91,9 @@ class GammaBeta(W.VBox):
         for s in self.gammas + self.betas:
             s.observe(self.update, names="value")
         self.update()
+
+    def saved_text(self) -> str:
+        return "Acá van los sliders de γ y β: corré la celda para usarlos."
 
     def update(self, change=None) -> None:
         self.steps = s = layer_norm_steps(self.base.x, [g.value for g in self.gammas],
@@ -107,7 +114,7 @@ class GammaBeta(W.VBox):
         self.info.value = f"<div class='ln-result'>γ ⊙ x̂ + β = {fmt(s.output)}</div>"
 
 
-class StepByStep(W.VBox):
+class StepByStep(Saved, W.VBox):
     """'Siguiente paso': one token through residual + LayerNorm, one step per click."""
 
     def __init__(self, x=(0.50, 1.15, 0.78, 0.88), sublayer=(0.30, -0.20, 0.15, 0.45),
@@ -122,6 +129,9 @@ class StepByStep(W.VBox):
         self.next_button.on_click(lambda _: self.next())
         self.reset_button.on_click(lambda _: self.reset())
         self.render()
+
+    def saved_text(self) -> str:
+        return "Acá va el control «Siguiente paso» (residual + LayerNorm): corré la celda para usarlo."
 
     def next(self) -> None:
         self.shown = min(self.shown + 1, len(self.steps))

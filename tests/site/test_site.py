@@ -10,7 +10,8 @@ ways, desktop (1280 px) and phone (390 px), light and dark, and checked for what
   links whose accessible name keeps their symbols;
 - the interface in Spanish (INTERFACE_ENGLISH finds the theme's English), no test marker (NBVAL) in a page;
 - figures at 2x their shown size, each linked to itself at full size; widget pictures as their cell creates them;
-- the Colab button and every Colab link at this version's tag (blob/v<version>/); the download is the notebook;
+- the Colab button and every Colab link at this version's tag (blob/v<version>/), on the learner's copy
+  (notebooks/colab/), which is also the download;
   a footer with the version, the repository and where to report a problem;
 - on the phone: no page-wide horizontal scroll, nothing cut off outside a box that scrolls (which is a keyboard
   stop, has a name, and shows a shade where there is more), and ☰ and ☷ open their dialogs (on a wide screen
@@ -38,7 +39,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from facts import colab_base, repository, version
+from facts import COPIES, colab_url, repository, version
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +72,6 @@ INTERFACE_ENGLISH = re.compile(
 
 REPOSITORY = repository()
 VERSION = version()
-COLAB = colab_base()
 
 
 def kind(page_path: str) -> str:
@@ -317,20 +317,20 @@ def check_links(page, page_path: str) -> None:
     notebook as stored."""
     colab = page.eval_on_selector_all("a[href*='colab.research.google.com']", "els => els.map(e => e.href)")
     if kind(page_path) == "home":
-        assert sorted(colab) == sorted(f"{COLAB}/notebooks/{n}.ipynb" for n in NOTEBOOKS), colab
+        assert sorted(colab) == sorted(colab_url(f"{n}.ipynb") for n in NOTEBOOKS), colab
         start = page.get_by_role("link", name="Parte 1", exact=True)
         assert start.get_attribute("href") == "notebooks/01_ffn.html", "«empezá por la Parte 1» links elsewhere"
         return
     if kind(page_path) != "notebook":
         return
     name = Path(page_path).stem
-    assert colab and set(colab) == {f"{COLAB}/notebooks/{name}.ipynb"}, f"Colab links: {colab}"
+    assert colab and set(colab) == {colab_url(f"{name}.ipynb")}, f"Colab links: {colab}"
     launch = page.eval_on_selector_all(".dropdown-launch-buttons a", "els => els.map(e => e.href)")
-    assert launch == [f"{COLAB}/notebooks/{name}.ipynb"], f"the launch button goes to {launch}"
+    assert launch == [colab_url(f"{name}.ipynb")], f"the launch button goes to {launch}"
     download = page.eval_on_selector_all(".dropdown-download-buttons a", "els => els.map(e => e.href)")
     assert len(download) == 1 and download[0].endswith(f"{name}.ipynb"), f"downloads: {download}"
     got = page.request.get(download[0]).body()
-    assert got == (ROOT / "notebooks" / f"{name}.ipynb").read_bytes(), "the download is not the notebook"
+    assert got == (ROOT / COPIES / f"{name}.ipynb").read_bytes(), "the download is not the learner's copy"
 
 
 def check_home(page) -> None:

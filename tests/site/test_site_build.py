@@ -88,3 +88,18 @@ def test_teacher_links(source, site):
 def test_teacher_link_to_what_the_repository_lacks_stops_the_build(source):
     with pytest.raises(SystemExit, match="not in the repository"):
         prepare.teacher_page(source)
+
+
+def test_a_claims_cell_is_left_out_of_the_page_and_a_bets_answer_folded():
+    claims = {"cell_type": "code", "id": "x", "outputs": [], "source": "helpers.claim(True, 'a')",
+              "metadata": {"cellView": "form", "jupyter": {"source_hidden": True}, "tags": ["claims"]}}
+    prepare.hide_claims(claims)
+    assert claims["metadata"]["tags"] == ["claims", "remove-cell"]
+    lesson = {"cell_type": "code", "id": "y", "outputs": [], "source": "x = 1", "metadata": {}}
+    prepare.hide_claims(lesson)
+    assert lesson["metadata"] == {}
+    bets = prepare.predictions_site.answering("03_layernorm.ipynb")
+    cell = {"cell_type": "code", "id": "c25", "outputs": [], "source": "", "metadata": {"tags": ["t"]}}
+    prepare.predictions_site.fold(cell, bets["c25"])
+    assert cell["metadata"]["tags"] == ["t", "hide-output", "apuesta-03-batch"]
+    assert cell["metadata"]["mystnb"]["code_prompt_show"] == "Ver la respuesta sin apostar"

@@ -1,0 +1,88 @@
+"""The learner's copies: notebooks/colab/NN_name.ipynb, what the Colab badges, the README and the site's Colab
+button and download open. Each is its notebook in notebooks/ byte for byte, except that the cells answering a bet
+(helpers/data/predictions.json's ``answered_by``, read through helpers.predictions) are stored as never run: no
+outputs, no execution count. So a learner who opens the lesson sees each question before its answer; the
+repository's notebooks keep every output, for nbval and the site (which folds those answers instead).
+
+    python .ci/learner_copies.py           # write the copies (make copies; make execute and make release run it)
+    python .ci/learner_copies.py --check   # exit 1, naming them, if a copy is not what the notebooks give now
+
+Standard library only (helpers.predictions is pure): any environment can run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+COPIES = NOTEBOOKS / "colab"
+sys.path.insert(0, str(ROOT))
+from helpers import predictions  # noqa: E402  (pure: no torch)
+
+
+def answering_cells(notebook: str) -> set[str]:
+    """Ids of the cells of ``notebook`` (a file name) whose output answers one of its bets."""
+    return {cell for b in predictions.bets() if b.notebook == notebook for cell in b.answered_by}
+
+
+def dumps(nb: dict) -> str:
+    """A notebook as nbformat writes it (sorted keys, one-space indent, UTF-8 as is, a final newline)."""
+    return json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def learner_copy(path: Path) -> str:
+    """The text of ``path``'s learner copy; refuses an answering cell id the notebook does not have."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    wanted = answering_cells(path.name)
+    found = set()
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code" and cell.get("id") in wanted:
+            cell["outputs"], cell["execution_count"] = [], None
+            found.add(cell["id"])
+    if wanted - found:
+        sys.exit(f"helpers/data/predictions.json: {path.name} has no code cell with id {sorted(wanted - found)}")
+    return dumps(nb)
+
+
+def sources() -> list[Path]:
+    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def stale() -> list[str]:
+    """The copies that are missing, differ from what the notebooks give now, or have no notebook."""
+    out = [f"colab/{p.name}" for p in sources()
+           if not (COPIES / p.name).exists() or (COPIES / p.name).read_text(encoding="utf-8") != learner_copy(p)]
+    names = {p.name for p in sources()}
+    return out + [f"colab/{p.name} (no notebook)" for p in sorted(COPIES.glob("*.ipynb")) if p.name not in names]
+
+
+def write() -> None:
+    COPIES.mkdir(exist_ok=True)
+    for p in sources():
+        (COPIES / p.name).write_text(learner_copy(p), encoding="utf-8")
+    for p in COPIES.glob("*.ipynb"):
+        if not (NOTEBOOKS / p.name).exists():
+            p.unlink()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write the learner's copies of the notebooks (notebooks/colab/).")
+    parser.add_argument("--check", action="store_true", help="only check that they are up to date")
+    args = parser.parse_args(argv)
+    if args.check:
+        bad = stale()
+        if bad:
+            print(f"notebooks/colab/ is stale: {', '.join(bad)}. Run: make copies", file=sys.stderr)
+            return 1
+        return 0
+    write()
+    print(f"notebooks/colab/: {len(sources())} learner copies, without the output of the cells answering a bet")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
