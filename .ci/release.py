@@ -2,9 +2,9 @@
 
 `make release VERSION=x.y.z` (this script, on a maintainer's machine) refuses, and changes nothing, when the working
 tree has uncommitted changes, when VERSION is not a plain x.y.z newer than pyproject's version, when the tag exists,
-when CHANGELOG.md has nothing under "Sin publicar", or when `make test` fails. Then it writes VERSION into
-pyproject.toml (the one place it lives), points every notebook's setup cell and Colab badge (and the README's
-badges) at that release's tag, dates the CHANGELOG entry, re-executes and stores the notebooks (`make execute`),
+when CHANGELOG.md has nothing under "Sin publicar", or when `make test` or `make test-grading` fails. Then it writes
+VERSION into pyproject.toml (the one place it lives), points every notebook's setup cell and Colab badge (and the
+README's badges) at that release's tag, dates the CHANGELOG entry, re-executes and stores the notebooks (`make execute`),
 checks them (hygiene, prose numbers, versions, one source per fact) and commits. It makes no tag: a tag made on a
 maintainer's machine never reaches users.
 
@@ -149,6 +149,7 @@ def release(version: str, dry_run: bool = False) -> None:
         print(f"release {version}: every check before `make test` passes (dry run: nothing changed)")
         return
     run("make", "test")
+    run("make", "test-grading")  # otter's runner on the built bundles: minutes, so not in make test
     try:
         set_version(version)
         point_notebooks_and_readme_at(version)
