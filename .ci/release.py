@@ -4,9 +4,9 @@
 tree has uncommitted changes, when VERSION is not a plain x.y.z newer than pyproject's version, when the tag exists,
 when CHANGELOG.md has nothing under "Sin publicar", or when `make test` or `make test-grading` fails. Then it writes
 VERSION into pyproject.toml (the one place it lives), points every notebook's setup cell and Colab badge (and the
-README's badges) at that release's tag, dates the CHANGELOG entry, re-executes and stores the notebooks (`make execute`),
-checks them (hygiene, prose numbers, versions, one source per fact) and commits. It makes no tag: a tag made on a
-maintainer's machine never reaches users.
+README's badges) at that release's tag, dates the CHANGELOG entry, re-executes and stores the notebooks (`make
+execute`), checks them (hygiene, prose numbers, versions, one source per fact) and commits. It makes no tag: a tag
+made on a maintainer's machine never reaches users.
 
 On every push to main, .github/workflows/release.yml asks `decide`: pyproject's version has no tag yet, so create
 `v<version>` on this commit (and build, test and publish it in the same run), or its tag exists (nothing to do), or
