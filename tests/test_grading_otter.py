@@ -68,8 +68,8 @@ def learner_mistake(ex: grading.Exercise) -> tuple[str, object] | None:
 
 def as_colab(nb: dict) -> dict:
     """The notebook as Colab saves it (nbformat 4.0, its own metadata first, cell ids in the cells' metadata, each
-    run cell's executionInfo). Colab keeps the notebook metadata it does not know (calificar's ``leccion06`` marker
-    comes back the same way), and so the ``otter`` key."""
+    run cell's executionInfo), its own keys rewritten and the others kept, ``otter`` among them: what the guide says
+    Colab does (not checked against Colab itself here; calificar does not depend on it, it reads the name cell)."""
     out = {"nbformat": 4, "nbformat_minor": 0,
            "metadata": {"colab": {"provenance": []}, "kernelspec": {"name": "python3", "display_name": "Python 3"},
                         "language_info": {"name": "python"},
@@ -187,3 +187,12 @@ def test_otter_refuses_a_copy_without_the_assignment_name(graded, tmp_path):
     bundle = case["path"].parents[2] / "build" / "03_layernorm" / "autograder.zip"
     got = otter_run(bundle, path, tmp_path / "out")
     assert "Received submission for assignment 'None'" in got.get("error", ""), got
+
+
+def test_otter_refuses_another_notebooks_copy_naming_both(graded, tmp_path):
+    """What the guide says of a notebook uploaded to another notebook's assignment."""
+    other = graded["04_encoder_block", "completa"]["path"]
+    bundle = other.parents[2] / "build" / "03_layernorm" / "autograder.zip"
+    got = otter_run(bundle, other, tmp_path / "out")
+    assert ("Received submission for assignment 'leccion06-04_encoder_block' (this is assignment "
+            "'leccion06-03_layernorm')") in got.get("error", ""), got
