@@ -36,7 +36,7 @@ export LECCION06_STRICT = 1
 THREADS ?= 1
 NB ?= $(wildcard notebooks/*.ipynb)
 
-.PHONY: help install lab test lint unit nbval grading test-matrix grid-report ci-deps test-browser test-browser-classic \
+.PHONY: help install lab test lint unit nbval grading test-grading test-matrix grid-report ci-deps test-browser test-browser-classic \
         compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep sweep-mask depth execute lock \
         lock-compat copies site-env site \
         site-pictures test-site lock-site release clean
@@ -50,6 +50,7 @@ help:
 	@echo "make test-browser-classic  lo mismo en el Notebook clásico del entorno de Colab"
 	@echo "make test-compat   los tests y nbval en el entorno de Colab: $(shell $(FACTS) colab-summary)"
 	@echo "make grading  arma la tarea para docentes en build/grading/: copias sin respuestas y paquetes de otter-grader"
+	@echo "make test-grading  corre esos paquetes con otter run (el de Gradescope) y los compara con calificar"
 	@echo "make dist     arma el sdist y el wheel, los revisa (twine check) y revisa qué lleva el wheel"
 	@echo "make test-matrix   nbval bajo cada CPU: kernels default/avx2/avx512 x 1, 2 y 4 hilos, y el camino de AMD"
 	@echo "make grid-report   ejecuta los notebooks en cada configuración y lista las líneas impresas que cambian"
@@ -120,6 +121,11 @@ PUNTOS ?= $(wildcard puntos.ini)
 grading: install
 	rm -rf build/grading
 	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.grading armar --salida build/grading $(if $(PUNTOS),--puntos $(PUNTOS))
+
+# otter's own runner (otter run, what Gradescope's image runs) on the bundles armar builds, against calificar:
+# 20 submissions, minutes (tests/test_grading_otter.py skips itself in make unit). make release runs it.
+test-grading: install
+	LECCION06_TEST_OTTER=1 OMP_NUM_THREADS=1 $(BIN)/pytest tests/test_grading_otter.py -p no:cacheprovider -s
 
 # sdist and wheel (python -m build), twine check, and what the wheel carries: helpers with its data, nothing else.
 $(DIST_STAMP): $(STAMP) pyproject.toml README.md $(shell find helpers -name '*.py' -o -name '*.json')

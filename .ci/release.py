@@ -4,7 +4,8 @@
 tree has uncommitted changes, when VERSION is not a plain x.y.z newer than pyproject's version, when the tag exists,
 or when CHANGELOG.md has nothing under "Sin publicar". Then it writes VERSION into pyproject.toml (the one place it
 lives), points every notebook's setup cell and Colab badge (and the README's badges) at that release's tag, dates
-the CHANGELOG entry, re-executes and stores the notebooks (`make execute`), runs `make test` and commits; if any
+the CHANGELOG entry, re-executes and stores the notebooks (`make execute`), runs `make test` and
+`make test-grading` (otter's runner on the built bundles: minutes, so not in make test) and commits; if any
 step fails, the tree is put back as it was.
 
 Every change to what a learner or teacher gets (RELEASED_PATHS: helpers/, notebooks/, which the grading bundle is
@@ -193,6 +194,7 @@ def release(version: str, dry_run: bool = False) -> None:
         date_changelog(version, datetime.date.today())  # before the checks, which read the dated changelog too
         run("make", "execute")
         run("make", "test")
+        run("make", "test-grading")  # otter's runner on the built bundles: minutes, so not in make test
     except BaseException:  # put the tree back as it was: a half-made release must not be committed by hand
         git("checkout", "--", ".")
         raise

@@ -14,9 +14,15 @@ from pathlib import Path
 from ._notebook import Exercise, exercises, show_points, student_copy
 from ._points import read_points
 
-__all__ = ["POINTS", "build", "master_notebook", "plan", "reference_code", "test_source"]
+__all__ = ["POINTS", "assignment_name", "build", "master_notebook", "plan", "reference_code", "test_source"]
 
 POINTS = 1  # a "Tu turno" without a points file: one check, all or nothing (the checker has no partial credit)
+OTTER_KEY = "otter"  # notebook metadata otter's runner reads: ``assignment_name`` must be the bundle's
+
+
+def assignment_name(stem: str) -> str:
+    """The name otter's bundle for one notebook checks each submission against."""
+    return f"leccion06-{stem}"
 
 
 def reference_code(ex: Exercise) -> str:
@@ -123,6 +129,8 @@ def build(root: Path, out: Path, notebooks: list[Path] | None = None, points_fil
     for path, points in chosen.items():
         nb = json.loads(path.read_text(encoding="utf-8"))
         student = student_copy(nb, path.stem, points, helpers.__version__)
+        # otter run (Gradescope's runner) refuses a notebook whose metadata does not name the bundle's assignment
+        student["metadata"][OTTER_KEY] = {"assignment_name": assignment_name(path.stem)}
         dest = out / path.stem
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)
@@ -130,7 +138,7 @@ def build(root: Path, out: Path, notebooks: list[Path] | None = None, points_fil
                                                  encoding="utf-8")
         with tempfile.TemporaryDirectory() as tmp:
             master = Path(tmp) / f"{path.stem}.ipynb"
-            master.write_text(json.dumps(master_notebook(nb, f"leccion06-{path.stem}", student), ensure_ascii=False),
+            master.write_text(json.dumps(master_notebook(nb, assignment_name(path.stem), student), ensure_ascii=False),
                               encoding="utf-8")
             (Path(tmp) / "requirements.txt").write_text(_requirements(root), encoding="utf-8")
             command = [otter, "assign", "--no-run-tests", "--no-pdfs", str(master), str(Path(tmp) / "dist")]
