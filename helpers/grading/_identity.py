@@ -17,7 +17,7 @@ import zoneinfo
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MARKER_KEY", "Identity", "Zone", "course_zone", "id_key", "identify", "name_cell", "name_key",
+__all__ = ["MARKER_KEY", "Clashes", "Identity", "Zone", "course_zone", "id_key", "identify", "name_cell", "name_key",
            "student_key", "students"]
 
 MARKER_KEY = "leccion06"  # notebook metadata of a student copy: notebook, version, "copia": "estudiante", puntos
