@@ -191,14 +191,14 @@ def students(people: list[tuple[Identity | None, Path]]) -> tuple[list[str], Cla
             written = " y ".join(people[j][0].student_id for j in ids_of[name].values())
             clashes.add(i, f"no tiene legajo, y «{who.name}» aparece con legajos distintos ({written}): no sé de "
                            "quién es, va en una fila aparte",
-                        "Tu entrega no tiene legajo y hay más de un legajo con tu nombre: avisale a tu docente "
+                        "tu entrega no tiene legajo y hay más de un legajo con tu nombre: avisale a tu docente "
                         "cuál es el tuyo.")
         elif key.startswith("legajo:") and len(ids_of.get(name, {})) > 1:
             others = [f"{people[j][0].student_id} en {people[j][1].name}" for k, j in ids_of[name].items() if k != key]
             clashes.add(i, f"«{who.name}» aparece también con otro legajo ({', '.join(others)}): van en filas "
                            "separadas; si es la misma persona, corregí el legajo en una de sus entregas y calificá "
                            "de nuevo",
-                        "Hay otra entrega con tu nombre y otro legajo: si también es tuya, avisale a tu docente cuál "
+                        "hay otra entrega con tu nombre y otro legajo: si también es tuya, avisale a tu docente cuál "
                         "es tu legajo (por ahora se califican aparte).")
         if key.startswith("legajo:") and len([n for n in names_of[key] if n]) > 1:
             others = [f"«{people[j][0].name}» en {people[j][1].name}" for n, j in names_of[key].items()
