@@ -259,6 +259,9 @@ def course_zone(name: str | None = None) -> Zone:
     try:
         return Zone(zoneinfo.ZoneInfo(name.strip()), name.strip(), False)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        if not zoneinfo.available_timezones():
+            raise ValueError("--zona: esta máquina no tiene la base de zonas horarias; instalala con "
+                             "`pip install tzdata` y probá de nuevo") from None
         raise ValueError(f"--zona: «{name}» no es una zona horaria que conozca; escribila como en la base de zonas "
                          "(IANA), por ejemplo America/Argentina/Buenos_Aires, America/Mexico_City o Europe/Madrid") \
             from None
