@@ -127,6 +127,16 @@ def test_an_endless_cell_is_stopped_and_the_rest_still_graded(graded):
     assert "SyntaxError" in problems, r.problems
 
 
+def test_a_problem_names_the_notebooks_own_cell_and_its_exercise(graded):
+    """Not the i-th of the cells the grader ran: «rota» runs about ten of its 56 cells."""
+    results, (first, second), _, _ = graded
+    problems = results["rota"].problems
+    assert any(p.startswith(f"la celda {first.stub + 1} (el «Tu turno» de {first.name}) falló: ") for p in problems)
+    # its second stub deleted and a broken cell put in its place, right before the second check
+    assert any(p.startswith(f"la celda {second.check} (antes del control de {second.name}) falló: SyntaxError")
+               for p in problems), problems
+
+
 def test_a_cell_no_check_needs_is_not_run(graded):
     results, exs, _, _ = graded
     r = results["sin_uso"]

@@ -1,6 +1,7 @@
 """A folder of submissions graded as a class: who handed in which notebook (the name cell), the latest of each
 student's resubmissions, the teacher's own copy flagged, every submission graded in parallel, one CSV row per
-student, and one feedback file per student."""
+student (ids compared by their digits, a submission without id joined to its name's), and one feedback file per
+student."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from . import _sandbox
 from ._grade import CELL_TIMEOUT_S, Result, _environ, grade
-from ._identity import MARKER_KEY, Identity, identify, student_key
+from ._identity import MARKER_KEY, Identity, Zone, course_zone, identify, students
 from ._notebook import GRADED_ENV, Exercise, exercises, show_points
 
 __all__ = ["Assignment", "Row", "Submission", "alerts", "assignments", "collect", "grade_all", "latest", "student_rows",
@@ -83,6 +84,7 @@ class Submission:
     stem: str
     alerts: list[str] = field(default_factory=list)
     note: str = ""
+    tell: list[str] = field(default_factory=list)  # what its student's feedback says about who they are
 
 
 def _stem_of(nb, who: Identity, known: dict[str, Assignment]) -> str:
@@ -100,36 +102,47 @@ def _exercises_or_none(nb) -> list[Exercise]:
 
 
 def collect(paths: list[Path], known: dict[str, Assignment]) -> list[Submission]:
-    """Read each file as JSON (nothing runs): its student, notebook and alerts."""
+    """Read each file as JSON (nothing runs): its student (across all files: ``_identity.students``), notebook
+    and alerts."""
     subs = []
     for path in paths:
         try:
             nb = json.loads(Path(path).read_text(encoding="utf-8"))
             who = identify(nb, path)
         except (ValueError, UnicodeDecodeError, AttributeError):
-            subs.append(Submission(Path(path), None, f"archivo:{Path(path).name}", ""))
+            subs.append(Submission(Path(path), None, "", ""))
             continue
-        subs.append(Submission(Path(path), who, student_key(who, path), _stem_of(nb, who, known), alerts(nb)))
+        subs.append(Submission(Path(path), who, "", _stem_of(nb, who, known), alerts(nb)))
+    keys, clashes = students([(s.who, s.path) for s in subs])
+    for i, (s, key) in enumerate(zip(subs, keys, strict=True)):
+        s.key = key
+        s.alerts += clashes.teacher.get(i, [])
+        s.tell += clashes.student.get(i, [])
     return subs
 
 
-def _when(s: Submission) -> str:
-    return s.who.time.astimezone().strftime("%Y-%m-%d %H:%M") if s.who and s.who.time else "?"
+def _stamp(s: Submission) -> float:
+    return s.who.time.timestamp() if s.who and s.who.time else 0
 
 
-def latest(subs: list[Submission]) -> list[Submission]:
-    """Per student and notebook, the latest submission by time; its ``note`` says which others it replaced."""
+def _when(s: Submission, zone: Zone | None = None) -> str:
+    return (zone or course_zone()).clock(s.who.time) if s.who and s.who.time else "?"
+
+
+def latest(subs: list[Submission], zone: Zone | None = None) -> list[Submission]:
+    """Per student and notebook, the latest submission by time; its ``note`` says which others it replaced (times
+    in ``zone``, this machine's by default)."""
     groups: dict[tuple[str, str], list[Submission]] = {}
     for s in subs:
         groups.setdefault((s.key, s.stem), []).append(s)
     chosen = []
     for group in groups.values():
-        group.sort(key=lambda s: (s.who.time.timestamp() if s.who and s.who.time else 0, s.path.name))
+        group.sort(key=lambda s: (_stamp(s), s.path.name))
         last = group[-1]
         if len(group) > 1:
-            older = ", ".join(f"{s.path.name} ({_when(s)})" for s in group[:-1])
+            older = ", ".join(f"{s.path.name} ({_when(s, zone)})" for s in group[:-1])
             last.note = (f"{len(group)} entregas de {last.stem}: califiqué la última, {last.path.name} "
-                         f"({_when(last)}, {last.who.time_source}); no califiqué {older}")
+                         f"({_when(last, zone)}, {last.who.time_source}); no califiqué {older}")
         chosen.append(last)
     return chosen
 
@@ -191,11 +204,13 @@ class Row:
 
 
 def student_rows(chosen: list[Submission], results: list[Result]) -> list[Row]:
-    """One row per student, in the order of their names."""
+    """One row per student (``Submission.key``), in the order of their names; name and id as the latest
+    submission that has them wrote them."""
     rows: dict[str, Row] = {}
-    for s, r in zip(chosen, results, strict=True):
-        row = rows.setdefault(s.key, Row(s.who.name if s.who else "", s.who.student_id if s.who else ""))
-        row.name = row.name or (s.who.name if s.who else "")
+    for s, r in sorted(zip(chosen, results, strict=True), key=lambda sr: (_stamp(sr[0]), sr[0].path.name)):
+        row = rows.setdefault(s.key, Row("", ""))
+        row.name = (s.who.name if s.who else "") or row.name
+        row.student_id = (s.who.student_id if s.who else "") or row.student_id
         row.graded[s.stem] = (s, r)
     return sorted(rows.values(), key=lambda r: (_plain(r.name) or "~", r.student_id, _files(r)))
 
@@ -220,12 +235,18 @@ def _columns(known: dict[str, Assignment], rows: list[Row]) -> tuple[list[str], 
     return stems, list(dict.fromkeys(names))
 
 
-def _cells(row: Row, stems: list[str], names: list[str], known: dict[str, Assignment]) -> list:
+def _worth(stem: str, known: dict[str, Assignment], results: dict[str, Result]) -> float:
+    """What a notebook of the assignment is worth: its points, else what its submission was graded out of."""
+    if stem in known:
+        return sum(known[stem].points.get(ex.name, 0) for ex in known[stem].tasks)
+    return results[stem].maximum if stem in results else 0
+
+
+def _cells(row: Row, stems: list[str], names: list[str], known: dict[str, Assignment], zone: Zone | None) -> list:
     results = {st: res for st, (_, res) in row.graded.items()}
     points = {n: res.points[n] for res in results.values() for n in res.points}
     messages = {n: res.messages[n] for res in results.values() for n in res.messages}
-    out_of = sum(sum(known[st].points.get(ex.name, 0) for ex in known[st].tasks) if st in known else
-                 results[st].maximum if st in results else 0 for st in stems)
+    out_of = sum(_worth(st, known, results) for st in stems)
     subs = [s for s, _ in row.graded.values()]
     missing = [st for st in stems if st not in results]
     problems = [f"{st}: {p}" for st, res in results.items() for p in res.problems]
@@ -235,42 +256,64 @@ def _cells(row: Row, stems: list[str], names: list[str], known: dict[str, Assign
             show_points(sum(res.total for res in results.values())), show_points(out_of),
             *(show_points(points[n]) if n in points else "" for n in names),
             " | ".join(s.path.name for s in subs),
-            " | ".join(f"{_when(s)} ({s.who.time_source})" if s.who else "?" for s in subs),
+            " | ".join(f"{_when(s, zone)} ({s.who.time_source})" if s.who else "?" for s in subs),
             " | ".join(s.note for s in subs if s.note),
             " | ".join(f"{s.path.name}: {a}" for s in subs for a in s.alerts),
             *(messages.get(n, "") for n in names), " | ".join(problems)]
 
 
-def write_csv(rows: list[Row], known: dict[str, Assignment], path: Path, delimiter: str = ",") -> None:
-    """One row per student: notebooks' points, total, each exercise's points, files, time, resubmissions,
-    alerts, each failed check's message and the problems running it (UTF-8 with BOM, for spreadsheets)."""
+def write_csv(rows: list[Row], known: dict[str, Assignment], path: Path, delimiter: str = ",",
+              zone: Zone | None = None) -> None:
+    """One row per student: notebooks' points, total, each exercise's points, files, time (in ``zone``, this
+    machine's by default), resubmissions, alerts, each failed check's message and the problems running it (UTF-8
+    with BOM, for spreadsheets)."""
     stems, names = _columns(known, rows)
     with open(path, "w", newline="", encoding="utf-8-sig") as f:
         out = csv.writer(f, delimiter=delimiter)
         out.writerow(["estudiante", "legajo", *stems, "total", "de", *names, "archivos", "hora de entrega",
                       "reentregas", "alertas", *(f"mensaje {n}" for n in names), "problemas"])
         for row in rows:
-            out.writerow(_cells(row, stems, names, known))
+            out.writerow(_cells(row, stems, names, known, zone))
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9@.-]+", "_", _plain(text)).strip("_")[:60] or "sin_nombre"
 
 
-def _feedback(row: Row) -> str:
+CUT = "se cortó a los"  # how _grade says it cut a cell for time (and killed its kernel)
+SHOWN_PROBLEMS = 5  # problems per notebook in a feedback file (the CSV has them all), cuts always shown
+
+
+def _shown(problems: list[str]) -> list[str]:
+    """What a feedback file lists of a notebook's problems: every cut for time, then the first others."""
+    cuts = [p for p in problems if CUT in p]
+    return cuts + [p for p in problems if p not in cuts][:max(0, SHOWN_PROBLEMS - len(cuts))]
+
+
+def _feedback(row: Row, known: dict[str, Assignment]) -> str:
     lines = [f"Hola{' ' + row.name if row.name else ''}: esta es la devolución de tu tarea.", ""]
-    for stem, (_, res) in row.graded.items():
+    results = {st: res for st, (_, res) in row.graded.items()}
+    stems = [st for st in known if st in results] + sorted(st for st in results if st not in known)
+    for stem in stems:
+        res = results[stem]
         lines.append(f"{stem}: {show_points(res.total)} de {show_points(res.maximum)} puntos.")
         for name in res.points:
             ok = res.points[name] == res.out_of.get(name) and not res.messages.get(name)
             lines.append(f"  - {name}: {'bien' if ok else 'todavía no'}"
                          + ("" if ok else f". {res.messages.get(name, '').strip()}"))
-        lines += [f"  ({p})" for p in res.problems[:5]] + [""]
+        lines += [f"  ({p})" for p in _shown(res.problems)] + [""]
+    missing = [st for st in known if st not in results]
+    lines += [f"No entregaste {st}: cuenta 0 de {show_points(_worth(st, known, results))} puntos." for st in missing]
+    total = sum(res.total for res in results.values())
+    out_of = sum(_worth(st, known, results) for st in (list(known) or stems))
+    lines += [f"Total: {show_points(total)} de {show_points(out_of)} puntos.", ""]
+    lines += [f"Ojo: {t}" for t in dict.fromkeys(t for s, _ in row.graded.values() for t in s.tell)]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_feedback(rows: list[Row], folder: Path) -> list[Path]:
-    """``folder/<estudiante>.txt`` per student: points and each check's message, to send back."""
+def write_feedback(rows: list[Row], folder: Path, known: dict[str, Assignment] | None = None) -> list[Path]:
+    """``folder/<estudiante>.txt`` per student, to send back: points and each check's message per notebook, the
+    notebooks of ``known`` not handed in, the total, and what could not be settled about who they are."""
     folder.mkdir(parents=True, exist_ok=True)
     made, used = [], set()
     for row in rows:
@@ -279,6 +322,6 @@ def write_feedback(rows: list[Row], folder: Path) -> list[Path]:
         while name in used:
             name, n = f"{base}_{n}", n + 1
         used.add(name)
-        (folder / f"{name}.txt").write_text(_feedback(row), encoding="utf-8")
+        (folder / f"{name}.txt").write_text(_feedback(row, known or {}), encoding="utf-8")
         made.append(folder / f"{name}.txt")
     return made

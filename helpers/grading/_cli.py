@@ -23,6 +23,7 @@ from ._class import (
     write_feedback,
 )
 from ._grade import CELL_TIMEOUT_S
+from ._identity import course_zone
 from ._points import PointsError
 
 __all__ = ["main"]
@@ -54,7 +55,32 @@ def _parser() -> argparse.ArgumentParser:
                    help="corre todas las celdas de cada entrega, no solo las que necesitan los controles (más lento: "
                         "02, 04 y 05 entrenan redes para sus figuras)")
     c.add_argument("--separador", default=",", help="separador del CSV (por defecto «,»; «;» para Excel en español)")
+    c.add_argument("--zona", help="la zona horaria de tu curso, para las horas de entrega (por ejemplo "
+                                  "America/Argentina/Buenos_Aires; por defecto, la de esta máquina, y lo dice)")
     return p
+
+
+def _writable_dir(folder: Path) -> bool:
+    """A folder that exists and takes new files, or one that can be made under such a folder."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _outputs_problem(csv_path: Path, feedback: Path) -> str:
+    """Why the CSV or the feedback folder cannot be written, in Spanish; "" if both can. Checked before grading."""
+    if csv_path.is_dir():
+        return f"--csv: «{csv_path}» es una carpeta; poné el nombre del archivo, por ejemplo {csv_path / 'notas.csv'}"
+    if not csv_path.parent.is_dir():
+        return (f"--csv: no existe la carpeta «{csv_path.parent}», donde iría {csv_path.name}: creala o poné "
+                "otra ruta")
+    if not os.access(csv_path.parent, os.W_OK | os.X_OK) or (csv_path.exists() and not os.access(csv_path, os.W_OK)):
+        return f"--csv: no puedo escribir «{csv_path}»: elegí una carpeta tuya"
+    if feedback.exists() and not feedback.is_dir():
+        return f"--devoluciones: «{feedback}» es un archivo; poné una carpeta (la creo si no existe)"
+    if not _writable_dir(feedback):
+        return f"--devoluciones: no puedo crear ni escribir la carpeta «{feedback}»: elegí una carpeta tuya"
+    return ""
 
 
 def _paths(where: Path) -> list[Path]:
@@ -87,6 +113,16 @@ def _armar(args) -> int:
 
 
 def _calificar(args) -> int:
+    feedback = Path(args.devoluciones) if args.devoluciones else Path(args.csv).parent / "devoluciones"
+    try:
+        zone = course_zone(args.zona)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    problem = _outputs_problem(Path(args.csv), feedback)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     paths = _paths(Path(args.entregas))
     if not paths:
         print(f"no encontré entregas (.ipynb) en {args.entregas}", file=sys.stderr)
@@ -102,7 +138,9 @@ def _calificar(args) -> int:
     for s in [s for s in subs if s.stem not in known]:
         print(f"no califico {s.path.name}: no es de ningún notebook de la tarea ({', '.join(known)})")
         subs.remove(s)
-    chosen = latest(subs)
+    mine = " (la de esta máquina; la de tu curso: --zona, por ejemplo --zona America/Argentina/Buenos_Aires)"
+    print(f"horas de entrega en la zona {zone.name}" + (mine if zone.machine else ""))
+    chosen = latest(subs, zone)
     for s in chosen:
         for line in ([s.note] if s.note else []) + [f"ojo, {s.path.name}: {a}" for a in s.alerts]:
             print(line)
@@ -112,9 +150,8 @@ def _calificar(args) -> int:
     results = grade_all([s.path for s in chosen], timeout=args.tiempo, jobs=args.procesos, protect=protect,
                         per_path=per_path, everything=args.todas)
     rows = student_rows(chosen, results)
-    write_csv(rows, known, Path(args.csv), args.separador)
-    feedback = Path(args.devoluciones) if args.devoluciones else Path(args.csv).parent / "devoluciones"
-    made = write_feedback(rows, feedback)
+    write_csv(rows, known, Path(args.csv), args.separador, zone)
+    made = write_feedback(rows, feedback, known)
     print(f"escribí {args.csv}: {len(rows)} estudiantes, {len(paths)} archivos ({len(paths) - len(chosen)} "
           f"reentregas viejas sin calificar); {len(made)} devoluciones en {feedback}/")
     return 0

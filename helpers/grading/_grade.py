@@ -16,7 +16,7 @@ from pathlib import Path
 from . import _sandbox
 from ._assign import POINTS, test_source
 from ._needed import needed
-from ._notebook import GRADED_ENV, Exercise, exercises
+from ._notebook import CELL_PLACE, GRADED_ENV, Exercise, exercises, label_cells
 
 __all__ = ["CELL_TIMEOUT_S", "Result", "grade"]
 
@@ -86,7 +86,8 @@ def _problems(cells) -> list[str]:
     for i, cell in enumerate(cells):
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":
-                lines.append(f"la celda {i + 1} falló: {out.get('ename')}: {str(out.get('evalue'))[:200]}")
+                where = cell.get("metadata", {}).get(CELL_PLACE, f"la celda {i + 1}")
+                lines.append(f"{where} falló: {out.get('ename')}: {str(out.get('evalue'))[:200]}")
     return lines
 
 
@@ -164,6 +165,7 @@ def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL
     result = Result(path.name)
     try:
         nb = nbformat.read(path, as_version=4)
+        label_cells(nb)  # problems name the notebook's own cells, not the i-th of those run
         tasks = tasks or _safe_exercises(nb)
     except Exception as e:  # not a notebook, or a broken "Tu turno"
         result.problems.append(f"no pude leer la entrega: {type(e).__name__}: {e}")

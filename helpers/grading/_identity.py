@@ -2,19 +2,23 @@
 
 The name and id come from the name cell's source (string literals, read with ast: nothing is run). The time is the
 latest of the cells' execution times that Colab (``executionInfo.timestamp``) or JupyterLab (``execution``) store,
-and the time the name cell printed when last run; the file's mtime only when the notebook has none.
+and the time the name cell printed when last run; the file's mtime only when the notebook has none. Submissions are
+one student when their ids agree digit by digit, or when one has no id and its name is that of exactly one id.
 """
 
 from __future__ import annotations
 
 import ast
 import datetime as dt
+import os
 import re
 import unicodedata
-from dataclasses import dataclass
+import zoneinfo
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["MARKER_KEY", "Identity", "identify", "name_cell", "student_key"]
+__all__ = ["MARKER_KEY", "Clashes", "Identity", "Zone", "course_zone", "id_key", "identify", "name_cell", "name_key",
+           "student_key", "students"]
 
 MARKER_KEY = "leccion06"  # notebook metadata of a student copy: notebook, version, "copia": "estudiante", puntos
 _TAG = "# leccion06: copia para entregar de "
@@ -129,10 +133,135 @@ def identify(nb, path: Path) -> Identity:
     return Identity(fields.get("NOMBRE", ""), fields.get("LEGAJO", ""), notebook, marker, time, source)
 
 
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
+
+
+def name_key(name: str) -> str:
+    """A name as rows compare it: accents, case, punctuation and spacing folded ("Ana  Pérez" is "ana perez")."""
+    return " ".join(re.sub(r"[^\w@.]+", " ", _fold(name)).split())
+
+
+def id_key(student_id: str) -> str:
+    """An id as rows compare it: its digits ("12.345.678" is "12345678", "L-12" is "12"); an email, or an id
+    without digits, by its letters, accents and case folded."""
+    text = _fold(student_id)
+    digits = re.sub(r"\D", "", text)
+    return digits if digits and "@" not in text else re.sub(r"[^\w@.]+", "", text)
+
+
 def student_key(who: Identity, path: Path) -> str:
-    """Who a row is for: the id if given, else the name, accents and case folded; else the file itself."""
-    text = who.student_id or who.name
-    if not text:
-        return f"archivo:{Path(path).name}"
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
-    return ("legajo:" if who.student_id else "nombre:") + " ".join(re.sub(r"[^\w@.]+", " ", plain).split())
+    """Who a row is for, on its own: the id if given (by its digits), else the name, folded; else the file."""
+    if who.student_id and id_key(who.student_id):
+        return f"legajo:{id_key(who.student_id)}"
+    return f"nombre:{name_key(who.name)}" if name_key(who.name) else f"archivo:{Path(path).name}"
+
+
+@dataclass
+class Clashes:
+    """What ``students`` could not settle: per submission, a line for the teacher and one for the student."""
+
+    teacher: dict[int, list[str]] = field(default_factory=dict)
+    student: dict[int, list[str]] = field(default_factory=dict)
+
+    def add(self, i: int, teacher: str, student: str = "") -> None:
+        self.teacher.setdefault(i, []).append(teacher)
+        if student:
+            self.student.setdefault(i, []).append(student)
+
+
+def students(people: list[tuple[Identity | None, Path]]) -> tuple[list[str], Clashes]:
+    """Each submission's student key, across all of them: a submission without id joins the one id its name has;
+    a name under two ids, or an id under two names, is a clash, said, never settled by guessing."""
+    keys = [student_key(who, path) if who else f"archivo:{Path(path).name}" for who, path in people]
+    names = [name_key(who.name) if who else "" for who, _ in people]
+    ids_of: dict[str, dict[str, int]] = {}  # name -> {id key: first submission with it}
+    names_of: dict[str, dict[str, int]] = {}  # id key -> {name: first submission with it}
+    for i, (key, name) in enumerate(zip(keys, names, strict=True)):
+        if key.startswith("legajo:"):
+            if name:
+                ids_of.setdefault(name, {}).setdefault(key, i)
+            names_of.setdefault(key, {}).setdefault(name, i)
+    clashes = Clashes()
+    for i, (key, name) in enumerate(zip(keys, names, strict=True)):
+        who, path = people[i]
+        if key.startswith("nombre:") and len(ids_of.get(name, {})) == 1:
+            keys[i] = next(iter(ids_of[name]))
+        elif key.startswith("nombre:") and name in ids_of:
+            written = " y ".join(people[j][0].student_id for j in ids_of[name].values())
+            clashes.add(i, f"no tiene legajo, y «{who.name}» aparece con legajos distintos ({written}): no sé de "
+                           "quién es, va en una fila aparte",
+                        "tu entrega no tiene legajo y hay más de un legajo con tu nombre: avisale a tu docente "
+                        "cuál es el tuyo.")
+        elif key.startswith("legajo:") and len(ids_of.get(name, {})) > 1:
+            others = [f"{people[j][0].student_id} en {people[j][1].name}" for k, j in ids_of[name].items() if k != key]
+            clashes.add(i, f"«{who.name}» aparece también con otro legajo ({', '.join(others)}): van en filas "
+                           "separadas; si es la misma persona, corregí el legajo en una de sus entregas y calificá "
+                           "de nuevo",
+                        "hay otra entrega con tu nombre y otro legajo: si también es tuya, avisale a tu docente cuál "
+                        "es tu legajo (por ahora se califican aparte).")
+        if key.startswith("legajo:") and len([n for n in names_of[key] if n]) > 1:
+            others = [f"«{people[j][0].name}» en {people[j][1].name}" for n, j in names_of[key].items()
+                      if n and n != name]
+            clashes.add(i, f"el legajo {who.student_id} aparece también con otro nombre ({', '.join(others)}): "
+                           "se califican como una sola persona")
+    return keys, clashes
+
+
+def _utc_offset(local: dt.datetime) -> str:
+    """'UTC-03:00', 'UTC+05:30', 'UTC'."""
+    off = local.strftime("%z")
+    return "UTC" + ("" if off in ("", "+0000") else f"{off[:3]}:{off[3:]}")
+
+
+@dataclass(frozen=True)
+class Zone:
+    """The zone hand-in times are shown in, its name, and whether it is this machine's (no ``--zona`` given)."""
+
+    tz: dt.tzinfo
+    name: str
+    machine: bool
+
+    def clock(self, t: dt.datetime) -> str:
+        """'2026-03-10 22:00 UTC-03:00': the time in this zone, with its offset."""
+        local = _aware(t).astimezone(self.tz)
+        return f"{local:%Y-%m-%d %H:%M} {_utc_offset(local)}"
+
+
+def _machine_zone_name() -> str:
+    """This machine's zone as an IANA name (TZ, /etc/timezone, /etc/localtime's link), or "" if none says."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    with_file = Path("/etc/timezone")
+    if with_file.is_file():
+        candidates.append(with_file.read_text(encoding="utf-8", errors="replace").strip())
+    link = Path("/etc/localtime")
+    if link.is_symlink():
+        candidates.append(str(link.resolve()).partition("zoneinfo/")[2])
+    for name in candidates:
+        try:
+            if name:
+                zoneinfo.ZoneInfo(name)
+                return name
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+            continue
+    return ""
+
+
+def course_zone(name: str | None = None) -> Zone:
+    """``name`` (an IANA zone, "America/Argentina/Buenos_Aires"), else this machine's; Spanish ValueError if
+    ``name`` is not one."""
+    if name is None:
+        found = _machine_zone_name()
+        if found:
+            return Zone(zoneinfo.ZoneInfo(found), found, True)
+        now = dt.datetime.now().astimezone()
+        return Zone(dt.timezone(now.utcoffset() or dt.timedelta(0)), _utc_offset(now), True)
+    try:
+        return Zone(zoneinfo.ZoneInfo(name.strip()), name.strip(), False)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        if not zoneinfo.available_timezones():
+            raise ValueError("--zona: esta máquina no tiene la base de zonas horarias; instalala con "
+                             "`pip install tzdata` y probá de nuevo") from None
+        raise ValueError(f"--zona: «{name}» no es una zona horaria que conozca; escribila como en la base de zonas "
+                         "(IANA), por ejemplo America/Argentina/Buenos_Aires, America/Mexico_City o Europe/Madrid") \
+            from None

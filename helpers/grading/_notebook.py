@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from ..check._core import GRADED_ENV  # set to "1" by a student copy's setup cell: helpers.check turns answers off
 from ._identity import MARKER_KEY, name_cell
 
-__all__ = ["GRADED_ENV", "Exercise", "exercises", "missing_after_drop", "show_points", "student_copy", "unsolved"]
+__all__ = ["CELL_PLACE", "GRADED_ENV", "Exercise", "cell_place", "exercises", "label_cells", "missing_after_drop",
+           "show_points", "student_copy", "unsolved"]
 
 _CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)\s*$")
 _ANSWER_TAGS = {"exercise-answer", "solution"}
@@ -31,6 +32,7 @@ _KEEP_METADATA = ("kernelspec", "language_info")
 # A markdown pointer at the reference ("; la nuestra: `helpers.check.x.solution()`"), cut from a graded copy
 _POINTS_AT_SOLUTION = re.compile(r"\s*[;,]?\s*(?:y\s+)?(?:la nuestra:\s*)?`helpers\.check\.\w+\.solution\(\)`"
                                  r"(?:\s+muestra\s+(?:la nuestra|una solución))?")
+CELL_PLACE = "leccion06-celda"  # a graded cell's metadata: where it sits in the submission, said for people
 _GRADED_LINES = (f'import os\n\nos.environ["{GRADED_ENV}"] = "1"  # copia para entregar: helpers.check no muestra '
                  "soluciones\n")
 
@@ -63,6 +65,57 @@ def exercises(nb) -> list[Exercise]:
                              "helpers.check.<nombre>(<variable>)")
         found.append(Exercise(match[1], match[2], i, nxt))
     return found
+
+
+def _roles(cells) -> dict[int, str]:
+    """Cell index -> what it is for a student: «Tu turno» and control cells by exercise, the name and setup cells;
+    read leniently (a submission may have lost cells)."""
+    roles, setup, before = {}, False, None
+    for i, cell in enumerate(cells):
+        src = _source(cell)
+        if cell.get("cell_type") != "code":
+            continue
+        match = _CHECK.match(src.strip())
+        if match:
+            roles[i] = f"el control de {match[1]}"
+            # the code cell before a check is its «Tu turno» if it still says so, or defines the answer
+            if before is not None and (roles.get(before) == "un «Tu turno»"
+                                       or match[2] in _names(_source(cells[before]))[0]):
+                roles[before] = f"el «Tu turno» de {match[1]}"
+        elif src.startswith("# Tu turno"):
+            roles[i] = "un «Tu turno»"
+        elif "copia para entregar de " in src and "NOMBRE" in src:
+            roles[i] = "la del nombre"
+        elif not setup and re.search(r"^\s*(?:import|from)\s+helpers\b", src, re.M):
+            roles[i], setup = "la de preparación", True
+        before = i
+    return roles
+
+
+def _de(role: str) -> str:
+    """'de' before a role: «del control de mask», «de un «Tu turno»»."""
+    return f"del {role[3:]}" if role.startswith("el ") else f"de {role}"
+
+
+def cell_place(nb, i: int, roles: dict[int, str] | None = None) -> str:
+    """Where cell ``i`` (from 0) is, as its student finds it: 'la celda 43 (el «Tu turno» de ffn_count)'; cells
+    counted from 1, text cells included."""
+    roles = _roles(nb["cells"]) if roles is None else roles
+    if i in roles:
+        return f"la celda {i + 1} ({roles[i]})"
+    after = next((j for j in sorted(roles) if j > i and not roles[j].startswith("la ")), None)
+    before = max((j for j in roles if j < i and not roles[j].startswith("la ")), default=None)
+    near = (f"antes {_de(roles[after])}" if after is not None else f"después {_de(roles[before])}"
+            if before is not None else "")
+    return f"la celda {i + 1}" + (f" ({near})" if near else "")
+
+
+def label_cells(nb) -> None:
+    """Write each code cell's ``cell_place`` in its metadata (``CELL_PLACE``), for what is said about it later."""
+    roles = _roles(nb.get("cells", []))
+    for i, cell in enumerate(nb.get("cells", [])):
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            cell.setdefault("metadata", {})[CELL_PLACE] = cell_place(nb, i, roles)
 
 
 def _dropped(cells) -> set[int]:
