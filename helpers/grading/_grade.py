@@ -179,7 +179,8 @@ def _run(nb, result: Result, timeout: float, protect) -> _Stopped | None:
         os.mkdir(home)
         env = {**_sandbox.kernel_env(home), GRADED_ENV: "1"}
         try:
-            _client(nb, timeout, home, protect, env).execute(env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}  # the kernel's own lines
+            _client(nb, timeout, home, protect, env).execute(env=env, **quiet)
         except _Stopped as stopped:
             return stopped
         except Exception as e:  # the kernel would not start
@@ -194,22 +195,31 @@ def _graded(runner, result: Result, worth: dict[str, float]) -> None:
                 result.points[name], result.messages[name], result.mistakes[name] = got * worth[name], message, mistake
 
 
+def _what(stopped: _Stopped, keep: list[int], running: Exercise | None) -> str:
+    """Spanish: where the kernel stopped (the notebook's own cell number, or the test that was running) and why."""
+    where = (f"la celda {keep[stopped.at] + 1}" if stopped.at < len(keep) else
+             f"la prueba de {running.name}" if running else "las pruebas")
+    if stopped.cut:
+        return (f"{where} se cortó a los {stopped.seconds:.0f} s: no terminó ni {KILL_AFTER_S} s después de "
+                "interrumpirla, y corté el kernel")
+    return f"el kernel se detuvo en {where}"
+
+
 def _after_a_stop(stopped: _Stopped, keep, cells, nb, tasks, result, worth, timeout, protect) -> None:
     """The kernel was killed or died at a cell: say so, and grade again, in a fresh kernel, the exercises whose
-    cells all came before it (the cells before it, then their tests); the others score 0 and say why."""
+    cells (all that their grade reads, helpers.grading._needed) came before it: the cells before it, then their
+    tests. The others score 0 and say why."""
     graded = {name for name, m in result.mistakes.items() if m != "not_graded"}
+    running = next((ex for ex in tasks if ex.name not in graded), None)  # if it stopped in the tests
     if stopped.at < len(keep):
-        where = f"la celda {keep[stopped.at] + 1}"
-        done = {ex.name for ex in _safe_exercises(nb) if max(ex.stub, ex.check) >= keep[stopped.at]}
-        again = [ex for ex in tasks if ex.name not in graded and ex.name not in done]
+        shown = {ex.name: {ex.stub, ex.check} for ex in _safe_exercises(nb)}
+        again = [ex for ex in tasks if ex.name not in graded  # all the cells its grade reads came before
+                 and max(needed(nb.cells, shown.get(ex.name, set()), {ex.variable}), default=-1) < keep[stopped.at]]
         prefix = cells[:stopped.at]
-    else:  # in the tests: the one that was running when it stopped
-        running = next((ex for ex in tasks if ex.name not in graded), None)
-        where = f"la prueba de {running.name}" if running else "las pruebas"
+    else:
         again = [ex for ex in tasks if ex.name not in graded and ex is not running]
         prefix = cells
-    what = (f"{where} se cortó a los {stopped.seconds:.0f} s: no terminó ni {KILL_AFTER_S} s después de "
-            "interrumpirla, y corté el kernel" if stopped.cut else f"el kernel se detuvo en {where}")
+    what = _what(stopped, keep, running)
     result.problems.append(what)
     for ex in tasks:
         if ex.name not in graded:
@@ -222,8 +232,12 @@ def _after_a_stop(stopped: _Stopped, keep, cells, nb, tasks, result, worth, time
     import nbformat
     runner = _runner(again)
     second = nbformat.v4.new_notebook(cells=[*rerun, runner], metadata=nb.metadata)
-    _run(second, Result(result.submission), timeout, protect)  # stopped again: what it printed still counts
-    _graded(runner, result, worth)
+    again_stopped = _run(second, result, timeout, protect)
+    _graded(runner, result, worth)  # what it printed before stopping again still counts
+    if again_stopped:
+        still = next((ex for ex in again if result.mistakes[ex.name] == "not_graded"), None)
+        said = _what(again_stopped, keep[:len(prefix)], still)
+        result.problems.append(f"al correr de nuevo las celdas de antes: {said}")
 
 
 def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL_TIMEOUT_S,
