@@ -90,7 +90,7 @@ def _client(nb, timeout: float, home: str, protect: _sandbox.Protections | None,
 
         def format_kernel_cmd(self, extra_arguments=None):
             # this Python (the one with helpers, the one the sandbox shows), whatever kernelspec python3 names
-            cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", self.connection_file]
+            cmd = [sys.executable, "-Xfrozen_modules=off", "-m", "ipykernel_launcher", "-f", self.connection_file]
             return _sandbox.wrap(cmd, protect, home, env) if protect else cmd
 
     class _Deadlined(NotebookClient):
