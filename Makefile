@@ -45,7 +45,7 @@ help:
 	@echo "make lab      crea .venv, instala y abre JupyterLab en notebooks/ (Ctrl+C para cerrar)"
 	@echo "make test     crea .venv, instala y corre ruff, los tests y nbval sobre cada notebook (de a dos a la vez)"
 	@echo "make nbval NB=notebooks/05_norm_placement.ipynb   nbval estricto sobre un notebook"
-	@echo "make ci-deps  instala Chromium (y nodejs/npm si faltan) con apt-get: lo necesitan los tests de navegador"
+	@echo "make ci-deps  instala Chromium, bubblewrap (y nodejs/npm si faltan) con apt-get: tests de navegador y de calificar"
 	@echo "make test-browser  prueba los widgets (notebooks 03 y 05) en JupyterLab 4 + Chromium"
 	@echo "make test-browser-classic  lo mismo en el Notebook clásico del entorno de Colab"
 	@echo "make test-compat   los tests y nbval en el entorno de Colab: $(shell $(FACTS) colab-summary)"
@@ -101,13 +101,14 @@ grid-report: install
 	$(BIN)/python tests/cpu_grid.py report $(NB)
 
 # What the browser and site tests need from Debian, installed with apt-get: Chromium, and nodejs/npm where
-# missing. Its own target, called by .ci/run: no test target installs anything system-wide.
+# missing; and bubblewrap (bwrap), the sandbox each graded submission runs in (tests/test_grading_sandbox.py).
+# Its own target, called by .ci/run: no test target installs anything system-wide.
+CI_APT = $(if $(wildcard $(CHROMIUM)),,chromium) $(if $(shell command -v npm),,nodejs npm) \
+         $(if $(shell command -v bwrap),,bubblewrap)
 ci-deps:
-	@if [ ! -x $(CHROMIUM) ] || ! command -v npm >/dev/null; then \
-	  echo "apt-get install chromium$$(command -v npm >/dev/null || echo ' nodejs npm')"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
-	    $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; fi
-	@$(CHROMIUM) --version 2>/dev/null && echo "node $$(node --version), npm $$(npm --version)"
+	@if [ -n "$(strip $(CI_APT))" ]; then echo "apt-get install $(strip $(CI_APT))"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CI_APT) >/dev/null; fi
+	@$(CHROMIUM) --version 2>/dev/null && echo "node $$(node --version), npm $$(npm --version), $$(bwrap --version)"
 
 # The widgets in JupyterLab 4 / ipywidgets 8, driven in Debian's Chromium; screenshots in artifacts/browser/lab/
 test-browser: install

@@ -70,12 +70,12 @@ def stages() -> list[Stage]:
 
     grid = grid_stages(("install",))
     return [
-        st("ci-deps", "ci-deps", 15, cores=0, after=(), note="apt-get: chromium (nodejs, npm if missing)"),
+        st("ci-deps", "ci-deps", 15, cores=0, after=(), note="apt-get: chromium, bubblewrap (nodejs, npm if missing)"),
         st("install", "install", 15, cores=0, after=(), note=".venv from nothing"),
         st("compat-env", "compat-env", 20, cores=0, after=(), note="Colab's Python and packages"),
         st("site-env", "site-env", 10, cores=0, after=(), note=".venv-site and MathJax (npm ci)"),
         st("nbval", "nbval", 10, note="strict nbval, native kernels, 1 thread"),
-        st("unit", "unit", 15, note="unit, hygiene, prose, exercise tests"),
+        st("unit", "unit", 15, after=("install", "ci-deps"), note="unit, hygiene, prose, exercise tests"),
         st("lint", "lint", 5),
         st("dist", "dist", 5, note="build, twine check, wheel contents"),
         st("compat-helpers", "compat-helpers", 5, after=("compat-env", "dist"), note="the wheel into Colab's"),
@@ -83,7 +83,8 @@ def stages() -> list[Stage]:
         st("browser-lab", "test-browser", 10, after=("install", "ci-deps"), note="JupyterLab 4, ipywidgets 8"),
         st("browser-classic", "test-browser-classic", 10, after=("compat-helpers", "ci-deps"),
            note="Colab's classic Notebook, ipywidgets 7"),
-        st("compat-unit", "compat-unit", 15, after=("compat-helpers",), note="unit tests, Colab's environment"),
+        st("compat-unit", "compat-unit", 15, after=("compat-helpers", "ci-deps"),
+           note="unit tests, Colab's environment"),
         st("compat-nbval", "compat-nbval", 10, after=("compat-helpers",), note="nbval, Colab's environment"),
         st("site", "test-site", 15, after=("site-env", "ci-deps", "install"),
            note="build the site, test it in Chromium"),

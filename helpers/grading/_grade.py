@@ -3,11 +3,14 @@ so one broken cell does not stop the rest), then run each exercise's otter test 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import copy
 import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -18,9 +21,10 @@ from ._assign import POINTS, test_source
 from ._needed import needed
 from ._notebook import CELL_PLACE, GRADED_ENV, Exercise, exercises, label_cells
 
-__all__ = ["CELL_TIMEOUT_S", "Result", "grade"]
+__all__ = ["CELL_TIMEOUT_S", "KILL_AFTER_S", "Result", "grade"]
 
 CELL_TIMEOUT_S = 120  # one cell of a submission longer than this is interrupted; the lesson's slowest takes ~60 s
+KILL_AFTER_S = 10  # a cell still running this long after its interrupt (it caught it) is cut: the kernel is killed
 _MARK = "@@leccion06-calificacion@@"
 _IMPORTS_HELPERS = re.compile(r"^\s*(?:import|from)\s+helpers\b", re.M)
 _RUNNER = """\
@@ -35,7 +39,7 @@ for _nombre, _prueba in {tests!r}:
         _calificacion[_nombre] = [0, str(_e), getattr(globals().get("veredicto"), "mistake", None)]
     except BaseException as _e:
         _calificacion[_nombre] = [0, f"la prueba falló: {{type(_e).__name__}}: {{_e}}", "error"]
-print({mark!r} + _json.dumps(_calificacion))
+    print({mark!r} + _json.dumps({{_nombre: _calificacion[_nombre]}}), flush=True)
 """
 
 
@@ -60,24 +64,56 @@ class Result:
         return sum(self.out_of.values())
 
 
-def _client(nb, timeout: float, cwd: str, protect: _sandbox.Protections | None):
+class _Stopped(Exception):
+    """The kernel was killed (a cell went on after its interrupt) or died, at cell ``at``, after ``seconds``."""
+
+    def __init__(self, at: int, seconds: float, cut: bool):
+        super().__init__(at, seconds, cut)
+        self.at, self.seconds, self.cut = at, seconds, cut
+
+
+def _client(nb, timeout: float, home: str, protect: _sandbox.Protections | None, env: dict[str, str]):
     from jupyter_client import AsyncKernelManager  # only for grading: learners never need it
     from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
+    from nbclient.util import ensure_async
 
     ipc = bool(protect and protect.no_network)  # a kernel without network talks over Unix sockets
+    isolated = bool(protect and protect.isolation)
 
     class _Guarded(AsyncKernelManager):  # nbclient makes it, so nbclient also shuts its kernel down
         def __init__(self, **kw):
-            super().__init__(transport="ipc" if ipc else "tcp", connection_file=os.path.join(cwd, "kernel.json"),
+            super().__init__(transport="ipc" if ipc else "tcp", connection_file=os.path.join(home, "kernel.json"),
                              **kw)
+            if isolated:  # bwrap does not pass signals on: the kernel interrupts itself on a control message
+                self.kernel_spec.interrupt_mode = "message"
 
         def format_kernel_cmd(self, extra_arguments=None):
-            cmd = super().format_kernel_cmd(extra_arguments)
-            return _sandbox.wrap(cmd, protect) if protect else cmd
+            # this Python (the one with helpers, the one the sandbox shows), whatever kernelspec python3 names
+            cmd = [sys.executable, "-Xfrozen_modules=off", "-m", "ipykernel_launcher", "-f", self.connection_file]
+            return _sandbox.wrap(cmd, protect, home, env) if protect else cmd
 
-    return NotebookClient(nb, kernel_manager_class=_Guarded, kernel_name="python3", timeout=timeout,
-                          allow_errors=True, interrupt_on_timeout=True, resources={"metadata": {"path": cwd}},
-                          record_timing=False)
+    class _Deadlined(NotebookClient):
+        """nbclient interrupts a cell at ``timeout`` and then waits again, forever if the cell swallows the
+        interrupt: here the kernel is killed KILL_AFTER_S later."""
+
+        async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+            start = time.monotonic()
+            task = asyncio.ensure_future(super().async_execute_cell(cell, cell_index, execution_count, store_history))
+            try:
+                done, _ = await asyncio.wait({task}, timeout=timeout + KILL_AFTER_S)
+                if task in done:
+                    return task.result()
+            except DeadKernelError:
+                raise _Stopped(cell_index, time.monotonic() - start, cut=False) from None
+            await ensure_async(self.km.shutdown_kernel(now=True))  # the sandbox, and all it started, with it
+            task.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await task
+            raise _Stopped(cell_index, time.monotonic() - start, cut=True)
+
+    return _Deadlined(nb, kernel_manager_class=_Guarded, kernel_name="python3", timeout=timeout, allow_errors=True,
+                      interrupt_on_timeout=True, resources={"metadata": {"path": home}}, record_timing=False)
 
 
 def _problems(cells) -> list[str]:
@@ -98,10 +134,10 @@ def _safe_exercises(nb) -> list[Exercise]:
         return []
 
 
-def _to_run(nb, tasks: list[Exercise], everything: bool = False):
+def _to_run(nb, tasks: list[Exercise], everything: bool = False) -> tuple[list[int], list]:
     """The code cells a grade needs (helpers.grading._needed: the setup cell, the stubs and check cells it shows,
     the cells binding the tasks' variables, and what they read, in order), or every code cell with ``everything``;
-    outputs cleared."""
+    their indices in the notebook and the cells, outputs cleared."""
     if everything:
         keep = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     else:
@@ -112,20 +148,18 @@ def _to_run(nb, tasks: list[Exercise], everything: bool = False):
     cells = [nb.cells[i] for i in keep]
     for c in cells:
         c.outputs, c.execution_count = [], None
-    return cells
+    return keep, cells
 
 
-def _scratch(protect: _sandbox.Protections | None) -> tempfile.TemporaryDirectory:
-    """The kernel's working folder; the kernel's own when it runs as another user."""
-    tmp = tempfile.TemporaryDirectory(prefix="calificar-")
-    if protect and protect.user:
-        os.chown(tmp.name, *protect.user)
-    return tmp
+def _runner(tasks: list[Exercise]):
+    """One cell that runs each exercise's test and prints its grade as soon as it has it."""
+    import nbformat
+    return nbformat.v4.new_code_cell(_RUNNER.format(tests=[(ex.name, test_source(ex)) for ex in tasks], mark=_MARK))
 
 
 @contextlib.contextmanager
 def _environ(values: dict[str, str]):
-    """os.environ with ``values`` set while the block runs (what kernels started in it inherit), then as it was."""
+    """os.environ with ``values`` set while the block runs, then as it was (the thread counts of -j N)."""
     saved = {k: os.environ.get(k) for k in values}
     os.environ.update(values)
     try:
@@ -138,20 +172,73 @@ def _environ(values: dict[str, str]):
                 os.environ[k] = v
 
 
-def _environment(cwd: str, protect) -> dict[str, str]:
-    """What the kernel inherits: graded mode on; as another user, HOME and the caches in its scratch folder."""
-    mine = {GRADED_ENV: "1"}
-    if protect and protect.user:
-        mine.update(HOME=cwd, IPYTHONDIR=os.path.join(cwd, ".ipython"), MPLCONFIGDIR=os.path.join(cwd, ".mpl"))
-    return mine
-
-
-def _run(nb, result: Result, timeout: float, protect) -> None:
-    with _scratch(protect) as cwd, _environ(_environment(cwd, protect)):
+def _run(nb, result: Result, timeout: float, protect) -> _Stopped | None:
+    """Run ``nb``'s cells in a fresh kernel, in its own scratch folder (HOME, connection file, sockets); how it
+    stopped, if it was killed or died at a cell."""
+    with tempfile.TemporaryDirectory(prefix="calificar-", ignore_cleanup_errors=True) as tmp:
+        home = os.path.join(tmp, "home")
+        os.mkdir(home)
+        env = {**_sandbox.kernel_env(home), GRADED_ENV: "1"}
         try:
-            _client(nb, timeout, cwd, protect).execute(stderr=subprocess.DEVNULL)  # the kernel's own warnings
-        except Exception as e:  # the kernel died, or would not start
+            quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}  # the kernel's own lines
+            _client(nb, timeout, home, protect, env).execute(env=env, **quiet)
+        except _Stopped as stopped:
+            return stopped
+        except Exception as e:  # the kernel would not start
             result.problems.append(f"el kernel se detuvo: {type(e).__name__}: {str(e)[:200]}")
+    return None
+
+
+def _graded(runner, result: Result, worth: dict[str, float]) -> None:
+    for line in "".join(o.get("text", "") for o in runner.outputs if o.get("name") == "stdout").splitlines():
+        if line.startswith(_MARK):
+            for name, (got, message, mistake) in json.loads(line[len(_MARK):]).items():
+                result.points[name], result.messages[name], result.mistakes[name] = got * worth[name], message, mistake
+
+
+def _what(stopped: _Stopped, keep: list[int], running: Exercise | None) -> str:
+    """Spanish: where the kernel stopped (the notebook's own cell number, or the test that was running) and why."""
+    where = (f"la celda {keep[stopped.at] + 1}" if stopped.at < len(keep) else
+             f"la prueba de {running.name}" if running else "las pruebas")
+    if stopped.cut:
+        return (f"{where} se cortó a los {stopped.seconds:.0f} s: no terminó ni {KILL_AFTER_S} s después de "
+                "interrumpirla, y corté el kernel")
+    return f"el kernel se detuvo en {where}"
+
+
+def _after_a_stop(stopped: _Stopped, keep, cells, nb, tasks, result, worth, timeout, protect) -> None:
+    """The kernel was killed or died at a cell: say so, and grade again, in a fresh kernel, the exercises whose
+    cells (all that their grade reads, helpers.grading._needed) came before it: the cells before it, then their
+    tests. The others score 0 and say why."""
+    graded = {name for name, m in result.mistakes.items() if m != "not_graded"}
+    running = next((ex for ex in tasks if ex.name not in graded), None)  # if it stopped in the tests
+    if stopped.at < len(keep):
+        shown = {ex.name: {ex.stub, ex.check} for ex in _safe_exercises(nb)}
+        again = [ex for ex in tasks if ex.name not in graded  # all the cells its grade reads came before
+                 and max(needed(nb.cells, shown.get(ex.name, set()), {ex.variable}), default=-1) < keep[stopped.at]]
+        prefix = cells[:stopped.at]
+    else:
+        again = [ex for ex in tasks if ex.name not in graded and ex is not running]
+        prefix = cells
+    what = _what(stopped, keep, running)
+    result.problems.append(what)
+    for ex in tasks:
+        if ex.name not in graded:
+            result.messages[ex.name] = f"no se calificó: {what}"
+    if not again:
+        return
+    rerun = [copy.deepcopy(c) for c in prefix]
+    for c in rerun:
+        c.outputs, c.execution_count = [], None
+    import nbformat
+    runner = _runner(again)
+    second = nbformat.v4.new_notebook(cells=[*rerun, runner], metadata=nb.metadata)
+    again_stopped = _run(second, result, timeout, protect)
+    _graded(runner, result, worth)  # what it printed before stopping again still counts
+    if again_stopped:
+        still = next((ex for ex in again if result.mistakes[ex.name] == "not_graded"), None)
+        said = _what(again_stopped, keep[:len(prefix)], still)
+        result.problems.append(f"al correr de nuevo las celdas de antes: {said}")
 
 
 def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL_TIMEOUT_S,
@@ -159,7 +246,9 @@ def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL
           everything: bool = False) -> Result:
     """Run one submitted notebook and grade its exercises (``tasks``: the assignment's, else the ones it shows;
     ``points``: each exercise's worth, 1 by default); ``protect``: the sandbox for the kernel, none by default.
-    The kernel runs the cells the checks need (helpers.grading._needed); ``everything``: every code cell."""
+    The kernel runs the cells the checks need (helpers.grading._needed); ``everything``: every code cell. A cell
+    still running ``KILL_AFTER_S`` after its interrupt is cut: the exercises whose cells came before it keep
+    their grade."""
     import nbformat
     path, start = Path(path), time.perf_counter()
     result = Result(path.name)
@@ -178,14 +267,15 @@ def grade(path: Path, tasks: list[Exercise] | None = None, timeout: float = CELL
         result.messages[ex.name], result.out_of[ex.name] = "no pude correr la entrega", worth[ex.name]
     if nb is None or not tasks:
         return result
-    runner = nbformat.v4.new_code_cell(_RUNNER.format(tests=[(ex.name, test_source(ex)) for ex in tasks],
-                                                      mark=_MARK))
-    nb.cells = [*_to_run(nb, tasks, everything), runner]
-    _run(nb, result, timeout, protect)
-    result.problems += _problems(nb.cells[:-1])
-    for line in "".join(o.get("text", "") for o in runner.outputs if o.get("name") == "stdout").splitlines():
-        if line.startswith(_MARK):
-            for name, (got, message, mistake) in json.loads(line[len(_MARK):]).items():
-                result.points[name], result.messages[name], result.mistakes[name] = got * worth[name], message, mistake
+    keep, cells = _to_run(nb, tasks, everything)
+    runner = _runner(tasks)
+    original = nb.cells
+    nb.cells = [*cells, runner]
+    stopped = _run(nb, result, timeout, protect)
+    result.problems += _problems(cells)
+    _graded(runner, result, worth)
+    if stopped:
+        nb.cells = original
+        _after_a_stop(stopped, keep, cells, nb, tasks, result, worth, timeout, protect)
     result.seconds = time.perf_counter() - start
     return result
