@@ -123,7 +123,7 @@ def test_the_feedback_says_a_cut_for_time_however_many_problems_came_first(tmp_p
     [made] = grading.write_feedback(rows, tmp_path / "dev")
     text = made.read_text(encoding="utf-8")
     assert f"({cut})" in text and f"({errors[0]})" in text and errors[-1] not in text, text
-    assert grading._class.CUT in cut
+    assert grading._class._CUT in cut
 
 
 def test_problems_name_the_notebooks_own_cell_and_exercise():

@@ -17,7 +17,7 @@ from ._points import read_points
 __all__ = ["POINTS", "assignment_name", "build", "master_notebook", "plan", "reference_code", "test_source"]
 
 POINTS = 1  # a "Tu turno" without a points file: one check, all or nothing (the checker has no partial credit)
-OTTER_KEY = "otter"  # notebook metadata otter's runner reads: ``assignment_name`` must be the bundle's
+_OTTER_KEY = "otter"  # notebook metadata otter's runner reads: ``assignment_name`` must be the bundle's
 
 
 def assignment_name(stem: str) -> str:
@@ -130,7 +130,7 @@ def build(root: Path, out: Path, notebooks: list[Path] | None = None, points_fil
         nb = json.loads(path.read_text(encoding="utf-8"))
         student = student_copy(nb, path.stem, points, helpers.__version__)
         # otter run (Gradescope's runner) refuses a notebook whose metadata does not name the bundle's assignment
-        student["metadata"][OTTER_KEY] = {"assignment_name": assignment_name(path.stem)}
+        student["metadata"][_OTTER_KEY] = {"assignment_name": assignment_name(path.stem)}
         dest = out / path.stem
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)

@@ -280,14 +280,14 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9@.-]+", "_", _plain(text)).strip("_")[:60] or "sin_nombre"
 
 
-CUT = "se cortó a los"  # how _grade says it cut a cell for time (and killed its kernel)
-SHOWN_PROBLEMS = 5  # problems per notebook in a feedback file (the CSV has them all), cuts always shown
+_CUT = "se cortó a los"  # how _grade says it cut a cell for time (and killed its kernel)
+_SHOWN_PROBLEMS = 5  # problems per notebook in a feedback file (the CSV has them all), cuts always shown
 
 
 def _shown(problems: list[str]) -> list[str]:
     """What a feedback file lists of a notebook's problems: every cut for time, then the first others."""
-    cuts = [p for p in problems if CUT in p]
-    return cuts + [p for p in problems if p not in cuts][:max(0, SHOWN_PROBLEMS - len(cuts))]
+    cuts = [p for p in problems if _CUT in p]
+    return cuts + [p for p in problems if p not in cuts][:max(0, _SHOWN_PROBLEMS - len(cuts))]
 
 
 def _feedback(row: Row, known: dict[str, Assignment]) -> str:

@@ -31,7 +31,7 @@ __all__ = ["CPU_S", "FILE_MB", "MEMORY_MB", "Protections", "available", "describ
 MEMORY_MB = 4096  # address space per kernel: torch and the lesson's models fit in well under this
 CPU_S = 1800  # CPU seconds per kernel: the slowest notebook needs about a minute
 FILE_MB = 200
-INSIDE_ID = 65534  # the kernel's uid and gid inside its user namespace (nobody's number, mapped to the grader)
+_INSIDE_ID = 65534  # the kernel's uid and gid inside its user namespace (nobody's number, mapped to the grader)
 _KEPT = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "TZ")  # the only variables of the teacher's a kernel gets
 _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")  # symlinks into /usr on merged-usr systems
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone")  # what the loader and the clock read
@@ -96,8 +96,8 @@ def kernel_env(home: str) -> dict[str, str]:
 
 def _etc(private: str) -> list[str]:
     """bwrap arguments for /etc: the loader's and the clock's files, and a passwd, group and hosts of our own."""
-    own = {"passwd": f"estudiante:x:{INSIDE_ID}:{INSIDE_ID}:estudiante:/tmp:/bin/sh\n",
-           "group": f"estudiante:x:{INSIDE_ID}:\n", "hosts": "127.0.0.1 localhost\n::1 localhost\n"}
+    own = {"passwd": f"estudiante:x:{_INSIDE_ID}:{_INSIDE_ID}:estudiante:/tmp:/bin/sh\n",
+           "group": f"estudiante:x:{_INSIDE_ID}:\n", "hosts": "127.0.0.1 localhost\n::1 localhost\n"}
     os.makedirs(private, exist_ok=True)
     args = []
     for name in _ETC:
@@ -112,7 +112,7 @@ def _etc(private: str) -> list[str]:
 def _bwrap(bwrap: str, home: str, env: dict[str, str]) -> list[str]:
     """bubblewrap's command line for a kernel whose scratch folder is ``home`` (bound at the same path: the
     connection file names its sockets there) and whose whole environment is ``env``."""
-    args = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(INSIDE_ID), "--gid", str(INSIDE_ID),
+    args = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(_INSIDE_ID), "--gid", str(_INSIDE_ID),
             "--hostname", "calificar", "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr"]
     for path in _SYSTEM_LINKS:
         if os.path.islink(path):
