@@ -11,6 +11,7 @@ error, silent wrong result, accepted.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from helpers import (  # noqa: E402
     blocks,
     check_env,
     engine,
+    grammar,
     layernorm,
     params,
     plots,
@@ -207,6 +209,14 @@ def with_default_dtype(dtype, fn):
 
 
 LOSSES_F32 = engine.train_many([RUN1], 3, EV)[0].loss
+TOP_SEED = 2**64 - 1  # the largest seed torch.manual_seed takes
+
+
+def refused_count_task(g: torch.Generator) -> torch.Generator:
+    """``g`` after count_task refused 10¹² sequences drawn from it."""
+    with contextlib.suppress(MemoryError):
+        toydata.count_task(10**12, g)
+    return g
 
 
 # ---- the table --------------------------------------------------------------------------------------
@@ -386,6 +396,45 @@ CASES = {
     "count_task: length 0": (lambda: toydata.count_task(5, length=0), Refuses("length", "entero", "recibí 0")),
     "count_task('5')": (lambda: toydata.count_task("5"), Refuses("n debe", "entero positivo", "'5'")),
     "count_task: length 1": (lambda: toydata.count_task(3, length=1), Accepts(lambda d: d[1].eq(0).all().item())),
+    "spiral: 10¹² points ask for terabytes": (lambda: toydata.spiral(10**12),
+                                              Refuses("spiral(n=1000000000000)", "GiB", "más chico", exc=MemoryError)),
+    "spiral: seed 2**64, past torch's seeds": (lambda: toydata.spiral(10, seed=2**64),
+                                               Refuses("seed", "2**64", "18446744073709551616")),
+    "spiral: seed True": (lambda: toydata.spiral(10, seed=True), Refuses("seed", "entero >= 0", "True")),
+    "spiral: the largest seed torch takes": (
+        lambda: toydata.spiral(10, seed=TOP_SEED),
+        Accepts(lambda d: torch.equal(d[0], toydata.spiral(10, seed=TOP_SEED)[0])
+                and not torch.equal(d[0], toydata.spiral(10)[0]))),
+    "count_task: 10¹² sequences ask for terabytes": (
+        lambda: toydata.count_task(10**12), Refuses("count_task(n=1000000000000", "GiB", "más chico", exc=MemoryError)),
+    "count_task: length 10⁶ asks for terabytes": (
+        lambda: toydata.count_task(10, length=10**6), Refuses("length=1000000", "GiB", "más chico", exc=MemoryError)),
+    "count_task: a refused call leaves the generator as it was": (
+        lambda: refused_count_task(torch.Generator().manual_seed(5)),
+        Accepts(lambda g: torch.equal(torch.rand(3, generator=g),
+                                      torch.rand(3, generator=torch.Generator().manual_seed(5))))),
+    # toydata.count_labels
+    "count_labels: NaN tokens": (lambda: toydata.count_labels(torch.tensor([[1.0, NAN, 1.0]])),
+                                 Refuses("x debe", "enteros", "torch.float32", ".long()")),
+    "count_labels: float digits": (lambda: toydata.count_labels(torch.tensor([[3.0, 1.0, 3.0]])),
+                                   Refuses("x debe", "enteros", "torch.float32")),
+    "count_labels: a list": (lambda: toydata.count_labels([[3, 1, 3]]), Refuses("x debe", "torch.Tensor", "list")),
+    "count_labels: one digit, no token axis": (lambda: toydata.count_labels(torch.tensor(3)),
+                                               Refuses("x debe", "(secuencias, tokens)", "()")),
+    "count_labels: 10⁵ tokens in a sequence ask for 10 GB": (
+        lambda: toydata.count_labels(torch.zeros(1, 10**5, dtype=torch.long)),
+        Refuses("x de forma (1, 100000)", "GiB", "más chico", exc=MemoryError)),
+    "count_labels: int32 digits": (lambda: toydata.count_labels(torch.tensor([[3, 1, 3]], dtype=torch.int32)),
+                                   Accepts(lambda y: y.tolist() == [[1, 0, 1]])),
+    # grammar.sample
+    "sample: 10¹² sequences ask for terabytes": (
+        lambda: grammar.sample(10**12), Refuses("sample(n=1000000000000", "GiB", "más chico", exc=MemoryError)),
+    "sample: 10¹¹ sentences each": (lambda: grammar.sample(10, 10**11),
+                                    Refuses("n_sentences=100000000000", "GiB", "más chico", exc=MemoryError)),
+    "sample: generator 4": (lambda: grammar.sample(5, generator=4), Refuses("generator", "torch.Generator", "int")),
+    "sample: n 0": (lambda: grammar.sample(0), Refuses("n debe", "entero positivo", "recibí 0")),
+    "sample: two sentences": (lambda: grammar.sample(3, 2, torch.Generator().manual_seed(0)),
+                              Accepts(lambda s: s.shape == (3, 11) and grammar.decode(s[0]).count(".") == 3)),
     # engine.Run
     "Run: norm 'sandwich'": (lambda: engine.Run("sandwich"), Refuses("norm", "'post', 'pre'", "'sandwich'")),
     "Run: lr=1 (an int)": (lambda: engine.Run(lr=1), Accepts(lambda r: r.lr_at(1) == 1.0)),
