@@ -219,6 +219,15 @@ def refused_count_task(g: torch.Generator) -> torch.Generator:
     return g
 
 
+def stepped_after_backward():
+    """A BatchedAdam step on a (2, 3) weight whose backward has run: (weight before, weight after, grad after)."""
+    w = torch.ones(2, 3, requires_grad=True)
+    (w * torch.arange(6.0).view(2, 3)).sum().backward()
+    before = w.detach().clone()
+    engine.BatchedAdam([w]).step([1e-3, 1e-3])
+    return before, w.detach(), w.grad
+
+
 # ---- the table --------------------------------------------------------------------------------------
 
 CASES = {
@@ -443,6 +452,15 @@ CASES = {
     "Run: warmup 10.5": (lambda: engine.Run(warmup=10.5), Refuses("warmup", "entero >= 0", "10.5")),
     "Run: 0 layers": (lambda: engine.Run(n_layers=0), Refuses("n_layers", "entero positivo", "recibí 0")),
     "Run: heads do not divide": (lambda: engine.Run(d_model=30, n_heads=4), Refuses("d_model=30", "n_heads=4")),
+    "Run: seed 2**64, past torch's seeds": (lambda: engine.Run(n_layers=1, seed=2**64),
+                                            Refuses("seed", "2**64", "18446744073709551616")),
+    "Run: data_seed 2**64": (lambda: engine.Run(n_layers=1, data_seed=2**64),
+                             Refuses("data_seed", "2**64", "18446744073709551616")),
+    "Run: data_seed -1": (lambda: engine.Run(n_layers=1, data_seed=-1), Refuses("data_seed", "entero >= 0", "-1")),
+    "Run: the largest seed torch takes": (
+        lambda: engine.stack(engine.Run(n_layers=1, seed=TOP_SEED)),
+        Accepts(lambda m: torch.equal(m[0].weight, engine.stack(engine.Run(n_layers=1, seed=TOP_SEED))[0].weight)
+                and not torch.equal(m[0].weight, engine.stack(RUN1)[0].weight))),
     "lr_at: step -5": (lambda: engine.Run(warmup=10).lr_at(-5), Refuses("step", "entero positivo", "-5")),
     "lr_at: step 0 (the first step is 1)": (lambda: engine.Run(warmup=10).lr_at(0),
                                             Refuses("step", "el primer paso es 1", "recibí 0")),
@@ -527,6 +545,16 @@ CASES = {
                                                    Refuses("lr", ">= 0", "corrida 0", "-0.001")),
     "BatchedAdam.step: one rate for two runs": (lambda: engine.BatchedAdam([torch.zeros(2, 3)]).step([1e-3]),
                                                 Refuses("lr", "2 learning rates", "(1,)")),
+    "BatchedAdam.step before any backward": (
+        lambda: engine.BatchedAdam([torch.zeros(2, 3, requires_grad=True)]).step([1e-3, 1e-3]),
+        Refuses("params[0]", "gradiente", "loss.backward()")),
+    "BatchedAdam: no parameters": (lambda: engine.BatchedAdam([]), Refuses("params", "vacía")),
+    "BatchedAdam: parameters of different run counts": (
+        lambda: engine.BatchedAdam([torch.zeros(2, 3), torch.zeros(3, 3)]),
+        Refuses("params[1]", "3 corridas", "params[0] tiene 2")),
+    "BatchedAdam.step after backward": (lambda: stepped_after_backward(),
+                                        Accepts(lambda r: r[2] is None and (r[1] < r[0]).sum().item() == 5
+                                                and torch.equal(r[1][0, 0], r[0][0, 0]))),
     "token_accuracy: logits without the class axis": (
         lambda: engine.token_accuracy(torch.zeros(4, 10), torch.zeros(4, 10, dtype=torch.long)),
         Refuses("logits", "(4, 10)", "(batch, tokens)")),
