@@ -320,6 +320,8 @@ CASES = {
     "GPT: float ids": (lambda: gpt()(torch.tensor([[1.0, 2.0]])), Refuses("idx", "enteros", "torch.float32")),
     "GPT: one sequence without batch axis": (lambda: gpt()(torch.tensor([1, 2, 3])),
                                              Refuses("idx", "(batch, tokens)", "idx[None]")),
+    "GPT: 0 tokens": (lambda: gpt()(torch.zeros(1, 0, dtype=torch.long)), Refuses("idx", "vacío", "(1, 0)")),
+    "GPT: 0 sequences": (lambda: gpt()(torch.zeros(0, 3, dtype=torch.long)), Refuses("idx", "vacío", "(0, 3)")),
     "GPT: d_ff=0": (lambda: gpt(d_ff=0), Refuses("d_ff", "entero positivo", "recibí 0")),
     "GPT: bias='no'": (lambda: gpt(bias="no"), Refuses("bias", "True o False", "'no'")),
     "GPT: vocab 0": (lambda: blocks.GPT(0, 8, 1), Refuses("vocab", "entero positivo", "recibí 0")),
