@@ -12,6 +12,7 @@ error, silent wrong result, accepted.
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 import sys
 import tempfile
@@ -787,6 +788,12 @@ CASES = {
     "Progress.update(2.5)": (lambda: progress.Progress(5, stream=sys.stderr).update(2.5),
                              Refuses("done", "entero", "2.5")),
     "Progress(0)": (lambda: progress.Progress(0), Refuses("total", "entero positivo", "recibí 0")),
+    "steps: stream 'out'": (lambda: list(progress.steps(3, stream="out")),
+                            Refuses("stream", "sys.stdout", "'out'")),
+    "Progress: stream print": (lambda: progress.Progress(3, stream=print), Refuses("stream", "sys.stdout", "print")),
+    "steps: stream a StringIO": (
+        lambda: (lambda out: (list(progress.steps(2, every=0.0, stream=out)), out))(io.StringIO()),
+        Accepts(lambda r: r[0] == [1, 2] and "paso 2 de 2" in r[1].getvalue() and r[1].getvalue().endswith("\r"))),
     # check_env
     "check_env.main() in a terminal": (lambda: check_env.main(), Accepts(lambda rc: rc == 0)),
 }
