@@ -796,6 +796,13 @@ CASES = {
         Accepts(lambda r: r[0] == [1, 2] and "paso 2 de 2" in r[1].getvalue() and r[1].getvalue().endswith("\r"))),
     # check_env
     "check_env.main() in a terminal": (lambda: check_env.main(), Accepts(lambda rc: rc == 0)),
+    "VersionMismatch(None, None)": (lambda: check_env.VersionMismatch(None, None),
+                                    Refuses("wanted", "texto", "\"1.0.0\"", "None")),
+    "VersionMismatch: wanted ''": (lambda: check_env.VersionMismatch("", None), Refuses("wanted", "texto", "''")),
+    "VersionMismatch: installed 1.0 (a number)": (lambda: check_env.VersionMismatch("1.0.0", 1.0),
+                                                  Refuses("installed", "texto", "None", "1.0")),
+    "VersionMismatch: nothing installed": (lambda: check_env.VersionMismatch("1.0.0", None),
+                                           Accepts(lambda e: "helpers 1.0.0," in str(e) and "no encuentro" in str(e))),
 }
 
 
