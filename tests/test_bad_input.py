@@ -213,6 +213,26 @@ LOSSES_F32 = engine.train_many([RUN1], 3, EV)[0].loss
 TOP_SEED = 2**64 - 1  # the largest seed torch.manual_seed takes
 
 
+class CliExit(Exception):
+    """A command line stopped by argparse (exit 2); the message is what it printed on stderr."""
+
+
+def cli_stops(argv: list[str]) -> str:
+    """``sweep_train.cli(argv)`` with the training stubbed out (a row seen failing must not train for minutes):
+    argparse's exit as CliExit with its stderr, or which slices it would have trained."""
+    trained = []
+    real, sweep_train.run_slice = sweep_train.run_slice, lambda name, **kw: trained.append(name) or []
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            sweep_train.cli(argv)
+    except SystemExit as e:
+        raise CliExit(f"exit {e.code}: {err.getvalue()}") from None
+    finally:
+        sweep_train.run_slice = real
+    return f"trained {trained}, nothing said"
+
+
 def refused_count_task(g: torch.Generator) -> torch.Generator:
     """``g`` after count_task refused 10¹² sequences drawn from it."""
     with contextlib.suppress(MemoryError):
@@ -609,6 +629,11 @@ CASES = {
     "run_slice: steps -5": (lambda: sweep_train.run_slice("depth6", steps=-5), Refuses("steps", "entero", "-5")),
     "run_slice: steps 2.5": (lambda: sweep_train.run_slice("depth6", steps=2.5), Refuses("steps", "entero", "2.5")),
     "run_slice(6)": (lambda: sweep_train.run_slice(6), Refuses("name", "depth6", "recibí 6")),
+    # sweep_train's command line
+    "sweep_train: --only and --add together": (lambda: cli_stops(["--only", "depth6", "--add", "warmup24"]),
+                                               Refuses("--add", "--only", "juntos", exc=(CliExit,))),
+    "sweep_train: --out with --only": (lambda: cli_stops(["--only", "depth6", "--out", str(TMP / "x.json")]),
+                                       Refuses("--out", "--only", "no escribe", exc=(CliExit,))),
     # sweep.load and sweep.explore
     "load: a missing file": (lambda: sweep.load(TMP / "no_existe.json"),
                              Refuses("no_existe.json", "make sweep", "python -m helpers.sweep_train",
