@@ -240,6 +240,15 @@ def refused_count_task(g: torch.Generator) -> torch.Generator:
     return g
 
 
+def adam_after_a_refused_step():
+    """(optimizer, weight) after a step refused for want of a backward."""
+    w = torch.ones(2, 3, requires_grad=True)
+    opt = engine.BatchedAdam([w])
+    with contextlib.suppress(ValueError):
+        opt.step([1e-3, 1e-3])
+    return opt, w
+
+
 def stepped_after_backward():
     """A BatchedAdam step on a (2, 3) weight whose backward has run: (weight before, weight after, grad after)."""
     w = torch.ones(2, 3, requires_grad=True)
@@ -571,6 +580,9 @@ CASES = {
     "BatchedAdam.step before any backward": (
         lambda: engine.BatchedAdam([torch.zeros(2, 3, requires_grad=True)]).step([1e-3, 1e-3]),
         Refuses("params[0]", "gradiente", "loss.backward()")),
+    "BatchedAdam.step refused: the optimizer and the weights as they were": (
+        lambda: adam_after_a_refused_step(),
+        Accepts(lambda r: r[0].t == 0 and not r[0].m[0].any() and torch.equal(r[1], torch.ones(2, 3)))),
     "BatchedAdam: no parameters": (lambda: engine.BatchedAdam([]), Refuses("params", "vacía")),
     "BatchedAdam: parameters of different run counts": (
         lambda: engine.BatchedAdam([torch.zeros(2, 3), torch.zeros(3, 3)]),
