@@ -7,8 +7,9 @@ import math
 import numbers
 
 __all__ = ["MAX_BYTES", "affordable", "boolean", "float_input", "fraction", "heads_divide", "non_negative_int",
-           "one_of", "positive_float", "positive_int", "tensor"]
+           "one_of", "positive_float", "positive_int", "rng_seed", "tensor"]
 
+_SEEDS_END = 2**64  # torch.manual_seed and Generator.manual_seed take 0 .. 2**64 - 1
 MAX_BYTES = 4 * 2**30  # the most memory helpers builds may ask for, outside the meta device (GPT-2 large: 3.1 GB)
 
 
@@ -52,6 +53,15 @@ def non_negative_int(value, name: str) -> int:
     if value < 0:
         raise ValueError(f"{name} debe ser un entero >= 0; recibí {value}")
     return int(value)
+
+
+def rng_seed(value, name: str) -> int:
+    """Return ``value`` as an int if torch can seed with it: an integer 0 <= value < 2**64 (numpy ints too)."""
+    value = non_negative_int(value, name)
+    if value >= _SEEDS_END:
+        raise ValueError(f"{name} debe ser un entero >= 0 y menor que 2**64 (torch no acepta semillas más grandes "
+                         f"que {_SEEDS_END - 1}); recibí {value}")
+    return value
 
 
 def one_of(value, name: str, allowed) -> object:

@@ -265,6 +265,9 @@ class GPT(nn.Module):
         if idx.dim() != 2:
             hint = ": para una sola secuencia usá idx[None]" if idx.dim() == 1 else ""
             raise ValueError(f"idx debe tener forma (batch, tokens); recibí {tuple(idx.shape)}{hint}")
+        if idx.numel() == 0:
+            raise ValueError(f"idx está vacío, de forma {tuple(idx.shape)}: el modelo necesita al menos una secuencia "
+                             "con al menos un token")
         T = idx.shape[1]
         if self.ctx and T > self.ctx:
             raise ValueError(f"idx tiene {T} tokens, pero el modelo tiene ctx={self.ctx} posiciones aprendidas: "

@@ -59,6 +59,12 @@ class VersionMismatch(Exception):
     message alone (``_render_traceback_``), and it stops "Run all" before a later cell fails obscurely."""
 
     def __init__(self, wanted: str, installed: str | None):
+        if not isinstance(wanted, str) or not wanted.strip():
+            raise TypeError(f"wanted debe ser la versión del notebook como texto, por ejemplo \"1.0.0\"; recibí "
+                            f"{wanted!r}")
+        if installed is not None and not isinstance(installed, str):
+            raise TypeError(f"installed debe ser la versión instalada como texto, o None si no se encontró; recibí "
+                            f"{installed!r} ({type(installed).__name__})")
         self.wanted, self.installed = wanted, installed
         repo = repository_url()
         have = f"tenés instalada la {installed}" if installed else "no encuentro qué versión tenés instalada"

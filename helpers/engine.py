@@ -24,7 +24,17 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._validate import affordable, boolean, heads_divide, non_negative_int, one_of, positive_float, positive_int, tensor
+from ._validate import (
+    affordable,
+    boolean,
+    heads_divide,
+    non_negative_int,
+    one_of,
+    positive_float,
+    positive_int,
+    rng_seed,
+    tensor,
+)
 from .fmt import thousands
 from .progress import Progress
 from .toydata import ESCAPE_THRESHOLD, _first_escape, count_labels, count_task
@@ -63,8 +73,8 @@ class Run:
     def __post_init__(self):
         one_of(self.norm, "norm", _RUN_NORMS)
         positive_int(self.n_layers, "n_layers (la profundidad)")
-        non_negative_int(self.seed, "seed")
-        non_negative_int(self.data_seed, "data_seed")
+        rng_seed(self.seed, "seed")
+        rng_seed(self.data_seed, "data_seed")
         non_negative_int(self.warmup, "warmup")
         heads_divide(self.d_model, self.n_heads)
         positive_int(self.d_ff, "d_ff")
@@ -357,6 +367,25 @@ def _step_sizes(lr, runs: int) -> torch.Tensor:
     return rates
 
 
+def _run_params(params) -> list[torch.Tensor]:
+    """A non-empty list of tensors that share the leading run axis."""
+    if isinstance(params, (torch.Tensor, str, bytes)) or not hasattr(params, "__iter__"):
+        hint = ": para uno solo, pasá [tensor]" if isinstance(params, torch.Tensor) else ""
+        raise TypeError(f"params debe ser una lista de tensores con un eje de corridas adelante (como "
+                        f"BatchedStack.parameters()); recibí {type(params).__name__}{hint}")
+    params = list(params)
+    if not params:
+        raise ValueError("params está vacía: pasá los tensores que se entrenan, por ejemplo BatchedStack.parameters()")
+    for i, p in enumerate(params):
+        if not isinstance(p, torch.Tensor) or p.dim() == 0:
+            raise TypeError(f"params[{i}] debe ser un tensor con un eje de corridas adelante; recibí "
+                            f"{type(p).__name__}" + (" de forma ()" if isinstance(p, torch.Tensor) else ""))
+        if p.shape[0] != params[0].shape[0]:
+            raise ValueError(f"params[{i}] tiene {p.shape[0]} corridas (su primer eje) y params[0] tiene "
+                             f"{params[0].shape[0]}: todos los tensores deben tener las mismas corridas")
+    return params
+
+
 class BatchedAdam:
     """torch.optim.Adam's CPU update with one learning rate per run (leading axis of every parameter).
 
@@ -367,15 +396,19 @@ class BatchedAdam:
     """
 
     def __init__(self, params: list[torch.Tensor]):
-        self.params = params
-        self.m = [torch.zeros_like(p) for p in params]
-        self.v = [torch.zeros_like(p) for p in params]
+        self.params = _run_params(params)
+        self.m = [torch.zeros_like(p) for p in self.params]
+        self.v = [torch.zeros_like(p) for p in self.params]
         self.t = 0
 
     @torch.no_grad()
     def step(self, lr: Sequence[float] | torch.Tensor) -> None:
         """lr: this step's learning rate of each run, (R,) Python floats or a tensor."""
         lr = _step_sizes(lr, self.params[0].shape[0])
+        missing = next((i for i, p in enumerate(self.params) if p.grad is None), None)
+        if missing is not None:
+            raise ValueError(f"params[{missing}] no tiene gradiente (su .grad es None): corré loss.backward() antes de "
+                             "cada step; si ese parámetro no entra en la pérdida, no lo pases al optimizador")
         self.t += 1
         b1, b2 = BETAS
         bc1, bc2 = 1 - b1**self.t, 1 - b2**self.t

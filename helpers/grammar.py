@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from ._validate import positive_int
+from ._validate import affordable, positive_int
 
 __all__ = ["SENTENCE_LEN", "WORDS", "decode", "entropy_per_word", "sample", "sentences"]
 
@@ -43,6 +43,9 @@ def entropy_per_word() -> float:
 def sample(n: int, n_sentences: int = 3, generator: torch.Generator | None = None) -> torch.Tensor:
     """(n, 1 + 5 * n_sentences) word ids: "." then ``n_sentences`` sentences drawn independently."""
     n, k = positive_int(n, "n"), positive_int(n_sentences, "n_sentences")
+    if generator is not None and not isinstance(generator, torch.Generator):
+        raise TypeError(f"generator debe ser un torch.Generator o None; recibí {type(generator).__name__}")
+    affordable(8 * n * (1 + 11 * k), f"sample(n={n}, n_sentences={k}) necesitaría para sus ids")  # picks, rows, out
     table = torch.tensor([[WORDS.index(w) for w in s] for s, _ in sentences()])  # (8, 5)
     probs = torch.tensor([p for _, p in sentences()])
     pick = torch.multinomial(probs, n * k, replacement=True, generator=generator).view(n, k)

@@ -35,6 +35,10 @@ def _split_numbers(text: str, n: int = 4) -> list[str]:
 def parse_numbers(texts, n: int = 4) -> list[float]:
     """Read ``n`` numbers typed by a learner (comma or dot decimals); InvalidInput says what is wrong.
     ``texts``: one string per number, or one string with all of them."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+        raise InvalidInput(f"n debe ser un entero positivo, cuántos números leer (4 en el widget); recibí {n!r} "
+                           f"({type(n).__name__})")
+    n = int(n)
     if isinstance(texts, str):
         texts = _split_numbers(texts, n)
     try:

@@ -42,6 +42,10 @@ class Progress:
         if isinstance(every, bool) or not isinstance(every, numbers.Real) or not every >= 0:
             raise ValueError(f"every debe ser los segundos entre dos redibujos, un número >= 0; recibí {every!r}")
         self.label, self.every, self.clock = label, float(every), clock
+        if stream is not None and not all(callable(getattr(stream, m, None)) for m in ("write", "flush")):
+            raise TypeError(f"stream debe ser dónde escribir la línea: un archivo abierto, como sys.stdout o "
+                            f"sys.stderr (o None, la salida de la celda); recibí {stream!r:.60} "
+                            f"({type(stream).__name__})")
         self.stream = stream if stream is not None else sys.stdout
         self.start = self.clock()
         self.last = None

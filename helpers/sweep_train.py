@@ -75,8 +75,16 @@ def cli(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", choices=sorted(SLICES), help="one slice, printed, nothing written")
     ap.add_argument("--add", choices=sorted(SLICES), help="one slice, trained and merged into --out")
-    ap.add_argument("--out", type=Path, default=DATA)
+    ap.add_argument("--out", type=Path, help=f"the file written (default {DATA.relative_to(DATA.parents[2])})")
     args = ap.parse_args(argv)
+    if args.only and args.add:  # one would be dropped without a word
+        ap.error(f"--only y --add no van juntos: --only entrena una parte y la imprime, --add la entrena y la agrega "
+                 f"al archivo; recibí --only {args.only} --add {args.add}. Corré uno y después el otro.")
+    if args.only and args.out:
+        ap.error(f"--out no va con --only: --only imprime la parte y no escribe ningún archivo; recibí --only "
+                 f"{args.only} --out {args.out}. Para agregarla a un archivo del barrido usá --add {args.only} "
+                 f"--out {args.out}.")
+    args.out = args.out or DATA
     t0 = time.perf_counter()
     if args.only:
         print(json.dumps(run_slice(args.only), indent=1))

@@ -11,6 +11,8 @@ error, silent wrong result, accepted.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import sys
 import tempfile
@@ -33,6 +35,7 @@ from helpers import (  # noqa: E402
     blocks,
     check_env,
     engine,
+    grammar,
     layernorm,
     params,
     plots,
@@ -207,6 +210,52 @@ def with_default_dtype(dtype, fn):
 
 
 LOSSES_F32 = engine.train_many([RUN1], 3, EV)[0].loss
+TOP_SEED = 2**64 - 1  # the largest seed torch.manual_seed takes
+
+
+class CliExit(Exception):
+    """A command line stopped by argparse (exit 2); the message is what it printed on stderr."""
+
+
+def cli_stops(argv: list[str]) -> str:
+    """``sweep_train.cli(argv)`` with the training stubbed out (a row seen failing must not train for minutes):
+    argparse's exit as CliExit with its stderr, or which slices it would have trained."""
+    trained = []
+    real, sweep_train.run_slice = sweep_train.run_slice, lambda name, **kw: trained.append(name) or []
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            sweep_train.cli(argv)
+    except SystemExit as e:
+        raise CliExit(f"exit {e.code}: {err.getvalue()}") from None
+    finally:
+        sweep_train.run_slice = real
+    return f"trained {trained}, nothing said"
+
+
+def refused_count_task(g: torch.Generator) -> torch.Generator:
+    """``g`` after count_task refused 10¹² sequences drawn from it."""
+    with contextlib.suppress(MemoryError):
+        toydata.count_task(10**12, g)
+    return g
+
+
+def adam_after_a_refused_step():
+    """(optimizer, weight) after a step refused for want of a backward."""
+    w = torch.ones(2, 3, requires_grad=True)
+    opt = engine.BatchedAdam([w])
+    with contextlib.suppress(ValueError):
+        opt.step([1e-3, 1e-3])
+    return opt, w
+
+
+def stepped_after_backward():
+    """A BatchedAdam step on a (2, 3) weight whose backward has run: (weight before, weight after, grad after)."""
+    w = torch.ones(2, 3, requires_grad=True)
+    (w * torch.arange(6.0).view(2, 3)).sum().backward()
+    before = w.detach().clone()
+    engine.BatchedAdam([w]).step([1e-3, 1e-3])
+    return before, w.detach(), w.grad
 
 
 # ---- the table --------------------------------------------------------------------------------------
@@ -301,6 +350,8 @@ CASES = {
     "GPT: float ids": (lambda: gpt()(torch.tensor([[1.0, 2.0]])), Refuses("idx", "enteros", "torch.float32")),
     "GPT: one sequence without batch axis": (lambda: gpt()(torch.tensor([1, 2, 3])),
                                              Refuses("idx", "(batch, tokens)", "idx[None]")),
+    "GPT: 0 tokens": (lambda: gpt()(torch.zeros(1, 0, dtype=torch.long)), Refuses("idx", "vacío", "(1, 0)")),
+    "GPT: 0 sequences": (lambda: gpt()(torch.zeros(0, 3, dtype=torch.long)), Refuses("idx", "vacío", "(0, 3)")),
     "GPT: d_ff=0": (lambda: gpt(d_ff=0), Refuses("d_ff", "entero positivo", "recibí 0")),
     "GPT: bias='no'": (lambda: gpt(bias="no"), Refuses("bias", "True o False", "'no'")),
     "GPT: vocab 0": (lambda: blocks.GPT(0, 8, 1), Refuses("vocab", "entero positivo", "recibí 0")),
@@ -382,10 +433,50 @@ CASES = {
                             Accepts(lambda d: torch.equal(d[0], toydata.spiral(10, noise=0.05)[0]))),
     "count_task(0)": (lambda: toydata.count_task(0), Refuses("n debe", "entero positivo", "recibí 0")),
     "count_task: generator 4": (lambda: toydata.count_task(5, generator=4),
-                                Refuses("generator", "torch.Generator", "int")),
+                                Refuses("generator", "torch.Generator", "recibí int")),
     "count_task: length 0": (lambda: toydata.count_task(5, length=0), Refuses("length", "entero", "recibí 0")),
     "count_task('5')": (lambda: toydata.count_task("5"), Refuses("n debe", "entero positivo", "'5'")),
     "count_task: length 1": (lambda: toydata.count_task(3, length=1), Accepts(lambda d: d[1].eq(0).all().item())),
+    "spiral: 10¹² points ask for terabytes": (lambda: toydata.spiral(10**12),
+                                              Refuses("spiral(n=1000000000000)", "GiB", "más chico", exc=MemoryError)),
+    "spiral: seed 2**64, past torch's seeds": (lambda: toydata.spiral(10, seed=2**64),
+                                               Refuses("seed", "2**64", "18446744073709551616")),
+    "spiral: seed True": (lambda: toydata.spiral(10, seed=True), Refuses("seed", "entero >= 0", "True")),
+    "spiral: the largest seed torch takes": (
+        lambda: toydata.spiral(10, seed=TOP_SEED),
+        Accepts(lambda d: torch.equal(d[0], toydata.spiral(10, seed=TOP_SEED)[0])
+                and not torch.equal(d[0], toydata.spiral(10)[0]))),
+    "count_task: 10¹² sequences ask for terabytes": (
+        lambda: toydata.count_task(10**12), Refuses("count_task(n=1000000000000", "GiB", "más chico", exc=MemoryError)),
+    "count_task: length 10⁶ asks for terabytes": (
+        lambda: toydata.count_task(10, length=10**6), Refuses("length=1000000", "GiB", "más chico", exc=MemoryError)),
+    "count_task: a refused call leaves the generator as it was": (
+        lambda: refused_count_task(torch.Generator().manual_seed(5)),
+        Accepts(lambda g: torch.equal(torch.rand(3, generator=g),
+                                      torch.rand(3, generator=torch.Generator().manual_seed(5))))),
+    # toydata.count_labels
+    "count_labels: NaN tokens": (lambda: toydata.count_labels(torch.tensor([[1.0, NAN, 1.0]])),
+                                 Refuses("x debe", "enteros", "torch.float32", ".long()")),
+    "count_labels: float digits": (lambda: toydata.count_labels(torch.tensor([[3.0, 1.0, 3.0]])),
+                                   Refuses("x debe", "enteros", "torch.float32")),
+    "count_labels: a list": (lambda: toydata.count_labels([[3, 1, 3]]), Refuses("x debe", "torch.Tensor", "list")),
+    "count_labels: one digit, no token axis": (lambda: toydata.count_labels(torch.tensor(3)),
+                                               Refuses("x debe", "(secuencias, tokens)", "()")),
+    "count_labels: 10⁵ tokens in a sequence ask for 10 GB": (
+        lambda: toydata.count_labels(torch.zeros(1, 10**5, dtype=torch.long)),
+        Refuses("x de forma (1, 100000)", "GiB", "más chico", exc=MemoryError)),
+    "count_labels: int32 digits": (lambda: toydata.count_labels(torch.tensor([[3, 1, 3]], dtype=torch.int32)),
+                                   Accepts(lambda y: y.tolist() == [[1, 0, 1]])),
+    # grammar.sample
+    "sample: 10¹² sequences ask for terabytes": (
+        lambda: grammar.sample(10**12), Refuses("sample(n=1000000000000", "GiB", "más chico", exc=MemoryError)),
+    "sample: 10¹¹ sentences each": (lambda: grammar.sample(10, 10**11),
+                                    Refuses("n_sentences=100000000000", "GiB", "más chico", exc=MemoryError)),
+    "sample: generator 4": (lambda: grammar.sample(5, generator=4),
+                            Refuses("generator", "torch.Generator", "recibí int")),
+    "sample: n 0": (lambda: grammar.sample(0), Refuses("n debe", "entero positivo", "recibí 0")),
+    "sample: two sentences": (lambda: grammar.sample(3, 2, torch.Generator().manual_seed(0)),
+                              Accepts(lambda s: s.shape == (3, 11) and grammar.decode(s[0]).count(".") == 3)),
     # engine.Run
     "Run: norm 'sandwich'": (lambda: engine.Run("sandwich"), Refuses("norm", "'post', 'pre'", "'sandwich'")),
     "Run: lr=1 (an int)": (lambda: engine.Run(lr=1), Accepts(lambda r: r.lr_at(1) == 1.0)),
@@ -394,6 +485,15 @@ CASES = {
     "Run: warmup 10.5": (lambda: engine.Run(warmup=10.5), Refuses("warmup", "entero >= 0", "10.5")),
     "Run: 0 layers": (lambda: engine.Run(n_layers=0), Refuses("n_layers", "entero positivo", "recibí 0")),
     "Run: heads do not divide": (lambda: engine.Run(d_model=30, n_heads=4), Refuses("d_model=30", "n_heads=4")),
+    "Run: seed 2**64, past torch's seeds": (lambda: engine.Run(n_layers=1, seed=2**64),
+                                            Refuses("seed", "2**64", "18446744073709551616")),
+    "Run: data_seed 2**64": (lambda: engine.Run(n_layers=1, data_seed=2**64),
+                             Refuses("data_seed", "2**64", "18446744073709551616")),
+    "Run: data_seed -1": (lambda: engine.Run(n_layers=1, data_seed=-1), Refuses("data_seed", "entero >= 0", "-1")),
+    "Run: the largest seed torch takes": (
+        lambda: engine.stack(engine.Run(n_layers=1, seed=TOP_SEED)),
+        Accepts(lambda m: torch.equal(m[0].weight, engine.stack(engine.Run(n_layers=1, seed=TOP_SEED))[0].weight)
+                and not torch.equal(m[0].weight, engine.stack(RUN1)[0].weight))),
     "lr_at: step -5": (lambda: engine.Run(warmup=10).lr_at(-5), Refuses("step", "entero positivo", "-5")),
     "lr_at: step 0 (the first step is 1)": (lambda: engine.Run(warmup=10).lr_at(0),
                                             Refuses("step", "el primer paso es 1", "recibí 0")),
@@ -478,6 +578,19 @@ CASES = {
                                                    Refuses("lr", ">= 0", "corrida 0", "-0.001")),
     "BatchedAdam.step: one rate for two runs": (lambda: engine.BatchedAdam([torch.zeros(2, 3)]).step([1e-3]),
                                                 Refuses("lr", "2 learning rates", "(1,)")),
+    "BatchedAdam.step before any backward": (
+        lambda: engine.BatchedAdam([torch.zeros(2, 3, requires_grad=True)]).step([1e-3, 1e-3]),
+        Refuses("params[0]", "gradiente", "loss.backward()")),
+    "BatchedAdam.step refused: the optimizer and the weights as they were": (
+        lambda: adam_after_a_refused_step(),
+        Accepts(lambda r: r[0].t == 0 and not r[0].m[0].any() and torch.equal(r[1], torch.ones(2, 3)))),
+    "BatchedAdam: no parameters": (lambda: engine.BatchedAdam([]), Refuses("params", "vacía")),
+    "BatchedAdam: parameters of different run counts": (
+        lambda: engine.BatchedAdam([torch.zeros(2, 3), torch.zeros(3, 3)]),
+        Refuses("params[1]", "3 corridas", "params[0] tiene 2")),
+    "BatchedAdam.step after backward": (lambda: stepped_after_backward(),
+                                        Accepts(lambda r: r[2] is None and (r[1] < r[0]).sum().item() == 5
+                                                and torch.equal(r[1][0, 0], r[0][0, 0]))),
     "token_accuracy: logits without the class axis": (
         lambda: engine.token_accuracy(torch.zeros(4, 10), torch.zeros(4, 10, dtype=torch.long)),
         Refuses("logits", "(4, 10)", "(batch, tokens)")),
@@ -529,6 +642,11 @@ CASES = {
     "run_slice: steps -5": (lambda: sweep_train.run_slice("depth6", steps=-5), Refuses("steps", "entero", "-5")),
     "run_slice: steps 2.5": (lambda: sweep_train.run_slice("depth6", steps=2.5), Refuses("steps", "entero", "2.5")),
     "run_slice(6)": (lambda: sweep_train.run_slice(6), Refuses("name", "depth6", "recibí 6")),
+    # sweep_train's command line
+    "sweep_train: --only and --add together": (lambda: cli_stops(["--only", "depth6", "--add", "warmup24"]),
+                                               Refuses("--add", "--only", "juntos", exc=(CliExit,))),
+    "sweep_train: --out with --only": (lambda: cli_stops(["--only", "depth6", "--out", str(TMP / "x.json")]),
+                                       Refuses("--out", "--only", "no escribe", exc=(CliExit,))),
     # sweep.load and sweep.explore
     "load: a missing file": (lambda: sweep.load(TMP / "no_existe.json"),
                              Refuses("no_existe.json", "make sweep", "python -m helpers.sweep_train",
@@ -579,6 +697,14 @@ CASES = {
                                              Accepts(lambda v: v == [2.125, 2, 3, 4])),
     "parse_numbers: '1.000.000'": (lambda: layernorm.parse_numbers(["1.000.000", "2", "3", "4"]),
                                    Refuses("número 1", "separador de miles", "1000000")),
+    "parse_numbers: n=0": (lambda: layernorm.parse_numbers([], n=0), Refuses("n debe", "entero positivo", "recibí 0")),
+    "parse_numbers: n=True": (lambda: layernorm.parse_numbers(["1"], n=True),
+                              Refuses("n debe", "entero positivo", "True")),
+    "parse_numbers: n='4'": (lambda: layernorm.parse_numbers("1 2 3 4", n="4"),
+                             Refuses("n debe", "entero positivo", "'4'")),
+    "parse_numbers: n=2.0": (lambda: layernorm.parse_numbers("1 2", n=2.0),
+                             Refuses("n debe", "entero positivo", "2.0")),
+    "parse_numbers: numpy n": (lambda: layernorm.parse_numbers("1,2", n=np.int64(2)), Accepts(lambda v: v == [1, 2])),
     "parse_numbers: 1.125 as a number": (lambda: layernorm.parse_numbers([1.125, 2, 3, 4]),
                                          Accepts(lambda v: v == [1.125, 2, 3, 4])),
     "parse_numbers: 1e-200 (its square underflows)": (lambda: layernorm.parse_numbers(["1e-200", "2e-200", "0", "0"]),
@@ -700,8 +826,21 @@ CASES = {
     "Progress.update(2.5)": (lambda: progress.Progress(5, stream=sys.stderr).update(2.5),
                              Refuses("done", "entero", "2.5")),
     "Progress(0)": (lambda: progress.Progress(0), Refuses("total", "entero positivo", "recibí 0")),
+    "steps: stream 'out'": (lambda: list(progress.steps(3, stream="out")),
+                            Refuses("stream", "sys.stdout", "'out'")),
+    "Progress: stream print": (lambda: progress.Progress(3, stream=print), Refuses("stream", "sys.stdout", "print")),
+    "steps: stream a StringIO": (
+        lambda: (lambda out: (list(progress.steps(2, every=0.0, stream=out)), out))(io.StringIO()),
+        Accepts(lambda r: r[0] == [1, 2] and "paso 2 de 2" in r[1].getvalue() and r[1].getvalue().endswith("\r"))),
     # check_env
     "check_env.main() in a terminal": (lambda: check_env.main(), Accepts(lambda rc: rc == 0)),
+    "VersionMismatch(None, None)": (lambda: check_env.VersionMismatch(None, None),
+                                    Refuses("wanted", "texto", "\"1.0.0\"", "None")),
+    "VersionMismatch: wanted ''": (lambda: check_env.VersionMismatch("", None), Refuses("wanted", "texto", "''")),
+    "VersionMismatch: installed 1.0 (a number)": (lambda: check_env.VersionMismatch("1.0.0", 1.0),
+                                                  Refuses("installed", "texto", "None", "1.0")),
+    "VersionMismatch: nothing installed": (lambda: check_env.VersionMismatch("1.0.0", None),
+                                           Accepts(lambda e: "helpers 1.0.0," in str(e) and "no encuentro" in str(e))),
 }
 
 
