@@ -38,7 +38,7 @@ NB ?= $(wildcard notebooks/*.ipynb)
 
 .PHONY: help install lab test lint unit nbval grading test-grading test-matrix grid-report ci-deps test-browser test-browser-classic \
         compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep sweep-mask depth execute lock \
-        lock-compat copies site-env site \
+        lock-compat copies site-env site medidas \
         site-pictures test-site lock-site release clean
 
 help:
@@ -58,6 +58,7 @@ help:
 	@echo "make copies   rehace notebooks/colab/: las copias que abre Colab, sin las salidas que responden una apuesta"
 	@echo "make site     arma la lección como sitio web estático en build/site-src/_build/html (sin ejecutar nada)"
 	@echo "make test-site     prueba ese sitio en Chromium: matemática, alt text, nada fuera de 127.0.0.1, axe-core"
+	@echo "make medidas  rehace las tablas medidas del README y de docs/docente.md desde benchmarks/measurements.json"
 	@echo "make release VERSION=1.1.0   prepara una versión (.ci/release.py): número, notebooks, CHANGELOG y commit; el tag lo crea main"
 	@echo "bash .ci/run  todo lo anterior, como CI: dos trabajos a la vez y una tabla con el tiempo de cada etapa"
 
@@ -238,9 +239,15 @@ lock-site:
 	  $(SBIN)/python -m pip freeze; } > constraints-site.txt
 	rm -rf $(SVENV)
 
-# The experiment engine against the seed-style loop (notebook 05), on this machine, now.
+# The experiment engine against the seed-style loop (notebook 05), on this machine, now; the run goes to
+# benchmarks/measurements.json (make medidas puts it in the README).
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+
+# The docs' measured tables from benchmarks/measurements.json, and the guide's reading table from the notebooks'
+# words (benchmarks/measurements.py, standard library only; tests/test_measurements.py fails on a stale table).
+medidas:
+	$(PYTHON) benchmarks/measurements.py
 
 # Regenerate notebook 05's full sweep (helpers/data/norm_sweep.json): about 1 860 s (31 min) on 2 idle cores
 # (the first four slices 1 187 s, warmup24 669 s). One slice into the file: python -m helpers.sweep_train --add NAME

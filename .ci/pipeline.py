@@ -2,6 +2,7 @@
 
     python3 .ci/pipeline.py            # what `bash .ci/run` does
     python3 .ci/pipeline.py --list     # the stages, in order, with their cores, limits and what each waits for
+    python3 .ci/pipeline.py --medidas [PATH]  # also add the run to benchmarks/measurements.json (or PATH)
 
 A stage starts when the stages it waits for have passed and its threads fit in the free cores (installs, which
 mostly wait on the network, take none). Stages start in the order listed; a stage that is ready but does not
@@ -9,7 +10,8 @@ fit holds the ones after it, so two-core stages are not starved. Each stage's ou
 artifacts/ci/<stage>.log and is printed when the stage ends. A stage whose prerequisite failed is not run. Each
 stage has a time limit, and the run one in all (RUN_LIMIT): what passes it is stopped and fails, saying how long it
 ran, so the run ends with its table rather than hanging. At the end: the table (start, time beside its limit, CPU,
-result of each stage) and one closing line; exit 1 if any stage did not pass.
+result of each stage) and one closing line; exit 1 if any stage did not pass. Only with --medidas does the run write
+into the repository: the run goes to the measurements file, from which `make medidas` makes the README's CI table.
 """
 
 from __future__ import annotations
@@ -229,8 +231,10 @@ def table(all_stages: list[Stage], total: float) -> int:
     return 1 if failed else 0
 
 
-def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None, limit: float = RUN_LIMIT) -> int:
-    """Run the stages within the cores and their limits, print the table; 0 if every stage passed (or was covered)."""
+def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None, limit: float = RUN_LIMIT,
+        medidas: Path | None = None) -> int:
+    """Run the stages within the cores and their limits, print the table; 0 if every stage passed (or was covered).
+    With ``medidas``, the run is added to that measurements file."""
     logs.mkdir(parents=True, exist_ok=True)
     print(f"ci: {len(all_stages)} stages on {cores} cores, at most {fmt(limit)} in all; load average at start "
           f"{load()}", flush=True)
@@ -241,7 +245,27 @@ def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None,
         for s in pipe.running:
             os.killpg(s.proc.pid, signal.SIGTERM)
         raise
-    return table(all_stages, pipe.now())
+    total = pipe.now()
+    code = table(all_stages, total)
+    if medidas:
+        measured(all_stages, total, medidas)
+    return code
+
+
+def measured(all_stages: list[Stage], total: float, path: Path) -> str:
+    """Add the run to a measurements file (benchmarks/measurements.py); a run with a failed stage is recorded as
+    not for publication. Returns the run's id."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import measurements
+    stages = []
+    for s in all_stages:
+        times = {"start": round(s.start), "time": round(s.seconds), "cpu": round(s.cpu)} if s.start is not None else {}
+        stages.append({"stage": s.name, "limit": round(s.limit), "result": s.result, **times})
+    passed = sum(s.result in OK for s in all_stages)
+    figures = {"wall_s": round(total), "cpu_s": round(sum(s.cpu for s in all_stages if s.start is not None)),
+               "passed": passed, "failed": len(all_stages) - passed, "stages": stages}
+    run = measurements.entry("ci", {"cores": os.cpu_count()}, figures, publish=passed == len(all_stages))
+    return measurements.record(run, path)
 
 
 def safe(name: str) -> str:
@@ -255,7 +279,10 @@ def main(argv: list[str]) -> int:
             after = ", ".join(s.after) or "-"
             print(f"{s.name:<20} {s.cores or 'io':>3} {fmt(s.limit):>6}  after {after:<28} {' '.join(s.command or [])}")
         return 0
-    return run(all_stages, cores=os.cpu_count() or 1, on_install=covered_by_nbval)
+    medidas = None
+    if argv[:1] == ["--medidas"]:
+        medidas = Path(argv[1]) if len(argv) > 1 else ROOT / "benchmarks" / "measurements.json"
+    return run(all_stages, cores=os.cpu_count() or 1, on_install=covered_by_nbval, medidas=medidas)
 
 
 if __name__ == "__main__":

@@ -7,17 +7,19 @@ ATen's avx512 kernels, where the CPU has them), a fresh process times the two lo
 that both meet the same load; it prints each round, the median rates and the median of the rounds' ratios, the FLOPs
 of one model-step (counted by torch.utils.flop_counter on the real model), and the engine's GFLOP/s against a matmul
 peak measured there. Goals from issue 39: ratio >= 2.5 on an AVX2 and an AVX-512 CPU, >= 25 % of the peak.
-Exits 1 if a path falls short of 2.5x.
+Exits 1 if a path falls short of 2.5x. The run goes to benchmarks/measurements.json (the README's engine table is made
+from it: make medidas); --prueba marks it as not for publication, --medidas PATH writes elsewhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from cpu_grid import AMD, NEEDS, cpu_flags  # noqa: E402
+from measurements import FILE, cpu_name, entry, record  # noqa: E402
 
 from helpers import engine  # noqa: E402
 from helpers.toydata import count_task  # noqa: E402
@@ -54,16 +57,13 @@ def flops_per_step(run: engine.Run) -> float:
     return fc.get_total_flops()
 
 
-def cpu_name() -> str:
-    info = Path("/proc/cpuinfo")
-    for line in info.read_text().splitlines() if info.exists() else ():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
+def spread(values: list[float], digits: int = 2) -> dict:
+    return {"median": round(statistics.median(values), digits), "min": round(min(values), digits),
+            "max": round(max(values), digits)}
 
 
-def one_path(args) -> float:
-    """Both loops in this process, alternately; prints the rounds and returns the median ratio."""
+def one_path(args) -> dict:
+    """Both loops in this process, alternately; prints the rounds and returns what it measured."""
     runs = [engine.Run("post", 12, seed=s) for s in range(args.runs)]
     ev = count_task(500, torch.Generator().manual_seed(0))
     flops, peak = flops_per_step(runs[0]), matmul_peak()
@@ -87,7 +87,11 @@ def one_path(args) -> float:
     print(f"  median: seed-style loop {seed_rate:.1f} model-steps/s ({seed_rate * flops / 1e9:.1f} GFLOP/s), engine "
           f"with {len(runs)} runs {engine_rate:.1f} ({gflops:.1f} GFLOP/s, {gflops / peak:.0%} of peak)")
     print(f"  speed-up: {ratio:.2f}x, the median of {args.rounds} rounds (goal {GOAL}x)", flush=True)
-    return ratio
+    ratios = [e / s for e, s in zip(engine_rates, seed_rates)]
+    return {"seed": spread(seed_rates, 1), "engine": spread(engine_rates, 1), "ratio": spread(ratios),
+            "peak_gflops": {"median": round(peak)}, "share_of_peak": {"median": round(gflops / peak, 3)},
+            "gflop_per_step": round(flops / 1e9, 3), "kernels": torch.backends.cpu.get_cpu_capability(),
+            "threads": torch.get_num_threads()}
 
 
 def main() -> None:
@@ -96,22 +100,36 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--rounds", type=int, default=3, help="alternate the two loops this many times")
     ap.add_argument("--here", action="store_true", help="this process's kernels only (what each path runs)")
+    ap.add_argument("--figures", help=argparse.SUPPRESS)  # --here writes what it measured there, as JSON
+    ap.add_argument("--medidas", default=str(FILE), help="where the run is added ('': nowhere)")
+    ap.add_argument("--prueba", action="store_true", help="a trial run: recorded as not for publication")
     args = ap.parse_args()
     if args.here:
-        raise SystemExit(0 if one_path(args) >= GOAL else 1)
+        figures = one_path(args)
+        if args.figures:
+            Path(args.figures).write_text(json.dumps(figures), encoding="utf-8")
+        raise SystemExit(0 if figures["ratio"]["median"] >= GOAL else 1)
     flags = cpu_flags() or frozenset()
     print(f"{cpu_name()} · {os.cpu_count()} cores · OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}")
-    short = []
+    short, paths = [], {}
     for name, (aten, extra) in PATHS.items():
         if not NEEDS[aten] <= flags:
             print(f"{name}: skipped, this CPU lacks {', '.join(sorted(NEEDS[aten] - flags))}")
             continue
         print(f"{name} (ATEN_CPU_CAPABILITY={aten}{''.join(f' {k}={v}' for k, v in extra.items())}):", flush=True)
         env = {**os.environ, "ATEN_CPU_CAPABILITY": aten, **extra}
+        out = Path(tempfile.mkstemp(suffix=".json")[1])
         cmd = [sys.executable, __file__, "--here", "--runs", str(args.runs), "--steps", str(args.steps),
-               "--rounds", str(args.rounds)]
+               "--rounds", str(args.rounds), "--figures", str(out)]
         if subprocess.run(cmd, env=env).returncode:
             short.append(name)
+        if out.stat().st_size:
+            paths[name] = json.loads(out.read_text(encoding="utf-8"))
+        out.unlink()
+    if args.medidas and paths:
+        settings = {"runs": args.runs, "steps": args.steps, "rounds": args.rounds, "goal": GOAL,
+                    "threads": next(iter(paths.values()))["threads"]}
+        record(entry("engine", settings, {"paths": paths}, publish=not args.prueba), args.medidas)
     if short:
         raise SystemExit(f"below {GOAL}x on: {', '.join(short)}")
 

@@ -2,9 +2,11 @@
 known mistake in turn, a syntax error, a deleted cell, and one endless cell), graded together as one folder, timed,
 once per -j given (submissions at a time, each kernel with cores // j threads, as calificar does), and with
 --todas also running every cell (as before grading ran only what the checks need); every run must give the same
-points and messages. Issue 39's target: the five notebooks, 40 each, -j 2 on 2 cores, within 15 minutes.
+points and messages. Issue 39's target: the five notebooks, 40 each, -j 2 on 2 cores, within 15 minutes. The run
+goes to benchmarks/measurements.json (docs/docente.md's grading table is made from it: make medidas); --prueba marks
+it as not for publication, --medidas PATH writes elsewhere.
 
-    .venv/bin/python benchmarks/bench_grading.py [--n 40] [-j 2 1] [--todas] [--sandbox] [--sin-bucle]
+    .venv/bin/python benchmarks/bench_grading.py [--n 40] [-j 2 1] [--todas] [--sandbox] [--sin-bucle] [--prueba]
         [--notebook notebooks/03_layernorm.ipynb ...]
 """
 
@@ -21,6 +23,8 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+
+import measurements
 
 import helpers.check
 from helpers import grading
@@ -72,13 +76,15 @@ def main() -> None:
     p.add_argument("--sin-bucle", action="store_true", help="without the endless cell")
     p.add_argument("--sandbox", action="store_true", help="grade under helpers.grading's protections, as calificar")
     p.add_argument("--notebook", nargs="+", default=sorted(str(n) for n in Path("notebooks").glob("0[1-5]_*.ipynb")))
+    p.add_argument("--medidas", default=str(measurements.FILE), help="where the run is added ('': nowhere)")
+    p.add_argument("--prueba", action="store_true", help="a trial run: recorded as not for publication")
     args = p.parse_args()
     protect = _sandbox.available() if args.sandbox else None
     if protect:
         print(_sandbox.describe(protect))
     print(f"{os.cpu_count()} núcleos, {platform.processor() or platform.machine()}, "
           f"{'AVX-512' if 'avx512f' in Path('/proc/cpuinfo').read_text() else 'sin AVX-512'}")
-    runs = {}
+    runs, measured = {}, []
     with tempfile.TemporaryDirectory() as tmp:
         paths, per_path = [], {}
         for name in args.notebook:
@@ -102,9 +108,16 @@ def main() -> None:
             print(f"-j {jobs}{' --todas' if everything else ''}: {len(paths)} entregas: {wall / 60:.1f} min de reloj "
                   f"({wall:.0f} s), {cpu:.0f} s de CPU de los procesos hijos; por entrega: "
                   + ", ".join(f"{nb[:2]} {sum(t) / len(t):.1f} s" for nb, t in per_nb.items()), flush=True)
+            measured.append({"j": jobs, "todas": everything, "sandbox": bool(protect), "wall_s": round(wall, 1),
+                             "cpu_s": round(cpu, 1),
+                             "per_notebook_s": {nb: round(sum(t) / len(t), 2) for nb, t in per_nb.items()}})
     first = next(iter(runs.values()))
     same = all(r == first for r in runs.values())
     print("mismos puntos y mensajes en todas las corridas" if same else "OJO: las corridas no dan lo mismo")
+    if args.medidas:
+        settings = {"n": args.n, "notebooks": [Path(n).stem for n in args.notebook], "endless": not args.sin_bucle}
+        measurements.record(measurements.entry("grading", settings, {"modes": measured, "same_points": same},
+                                               publish=not args.prueba), args.medidas)
     raise SystemExit(0 if same else 1)
 
 

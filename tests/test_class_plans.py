@@ -1,23 +1,23 @@
 """docs/docente.md's two class plans, from one rule applied to the notebooks' words: each row's minutes are its
 words at PACE words a minute, TU_TURNO_MIN per "Tu turno" done in class and RUN_MIN for running the notebook's cells
-(the guide's compute table: every notebook runs in under a minute). A row's parts are the sections it explains; a
+(the guide's compute table: every notebook runs in a minute or less). A row's parts are the sections it explains; a
 section the plan cuts is run without explaining (its cells define what later cells use) and costs nothing here.
 The test recomputes every row's start and end and finds them in the guide's tables, in order: when a notebook's
 text grows, the plan's clock moves and this test says which row."""
 
 from __future__ import annotations
 
-import json
-import math
 import re
+import sys
 
 import pytest
 from conftest import ROOT
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+# The rule and the word counter are the guide's reading table's too (benchmarks/measurements.py makes that table)
+from measurements import PACE, RUN_MIN, TU_TURNO_MIN, minutes, parts  # noqa: E402
+
 GUIDE = ROOT / "docs" / "docente.md"
-PACE = 100          # words a minute, read alone or explained in class: the same pace in both plans
-TU_TURNO_MIN = 8    # one "Tu turno" and its check
-RUN_MIN = 1         # running a notebook's cells (under a minute each: the compute table)
 
 # Part: "3" is section 3 whole; ("6", None) its text before the first subsection; ("4", "title") one subsection.
 PLANS = {
@@ -38,27 +38,6 @@ PLANS = {
 }
 
 
-def parts(stem: str) -> tuple[dict, dict]:
-    """Words of the notebook's text per (section, subsection), folded solutions left out, and its "Tu turno"
-    cells per part. Sections are the ``##`` titles (numbered ones by their number), subsections the ``###``."""
-    nb = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
-    key, words, tasks = ("título", None), {}, {}
-    for cell in nb["cells"]:
-        src = "".join(cell["source"])
-        if cell["cell_type"] == "markdown":
-            for line in src.splitlines():
-                if m := re.match(r"^## (.*)", line):
-                    number = re.match(r"(\d+)\.", m[1])
-                    key = (number[1] if number else m[1].strip(), None)
-                elif m := re.match(r"^### (.*)", line):
-                    key = (key[0], m[1].strip())
-            text = re.sub(r"<details>.*?</details>", "", src, flags=re.S)
-            words[key] = words.get(key, 0) + len(text.split())
-        elif src.lstrip().startswith("# Tu turno"):
-            tasks[key] = tasks.get(key, 0) + 1
-    return words, tasks
-
-
 def row_minutes(stem: str, chosen: list) -> int:
     words, tasks = parts(stem)
 
@@ -66,12 +45,11 @@ def row_minutes(stem: str, chosen: list) -> int:
         return any(key[0] == p if isinstance(p, str) else key == p for p in chosen)
     assert all(any(taken(k) for k in words) for k in [(p, None) if isinstance(p, str) else p for p in chosen]), (
         f"{stem}: a part of the plan is not in the notebook: {chosen}")
-    read = sum(n for k, n in words.items() if taken(k))
-    return math.ceil(read / PACE) + TU_TURNO_MIN * sum(n for k, n in tasks.items() if taken(k)) + RUN_MIN
+    return sum(minutes(sum(n for k, n in words.items() if taken(k)), sum(n for k, n in tasks.items() if taken(k))))
 
 
-def clock(minutes: int) -> str:
-    return f"{minutes // 60}:{minutes % 60:02d}"
+def clock(m: int) -> str:
+    return f"{m // 60}:{m % 60:02d}"
 
 
 def expected_ranges(length: int, rows: list) -> list[str]:

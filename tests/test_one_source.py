@@ -26,6 +26,7 @@ RECORDS = [
     ("helpers/data/depth96.json", '"torch":', "notebook 02's 96-layer runs: the torch they ran on"),
     ("helpers/data/mask_sweep.json", '"torch":', "notebook 04's mask experiment: the torch it ran on"),
     ("README.md", "machine (torch", "the engine benchmark: the torch it was measured with"),
+    ("benchmarks/measurements.json", '"torch":', "each benchmark run: the torch it was measured with"),
 ]
 # Arbitrary versions fed to a pure function, not statements about Colab: (file, why)
 NOT_COLAB = {"tests/test_check_env.py": "in-range versions fed to check_env.compare_versions, a pure function"}
