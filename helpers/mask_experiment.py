@@ -26,12 +26,15 @@ from ._validate import boolean, non_negative_int, positive_int
 from .blocks import GPT
 from .progress import Progress
 
-__all__ = ["Pair", "build_gpt", "held_out", "loss_at_use", "next_word_probs", "stored_runs", "train_pair"]
+__all__ = ["Pair", "build_gpt", "eval_sequences", "loss_at_use", "next_word_probs", "recipe", "stored_runs",
+           "train_pair"]
 
 _D_MODEL, _N_LAYERS, _N_HEADS = 32, 2, 2
-_BATCH, _LR, _N_SENTENCES = 32, 3e-3, 3          # 3 sentences: 16 words, 15 predicted
+_OPTIMIZER, _BATCH, _LR, _N_SENTENCES = torch.optim.Adam, 32, 3e-3, 3   # 3 sentences: 16 words, 15 predicted
+_EMBEDDING_STD = 0.02                           # GPT-2's, for the token and position embeddings
 _STEPS, _EVAL_EVERY, _SEEDS = 4000, 50, (0, 1, 2)
-_EVAL_SEED, _EVAL_N = 999, 256                  # the new sentences every curve is measured on
+_BATCH_SEED = 10_000                            # run `seed` draws its batches from a generator seeded 10_000 + seed
+_EVAL_SEED, _EVAL_N = 999, 256                  # the sequences every curve is measured on (freshly drawn, not unseen)
 _CTX = 5 * _N_SENTENCES                         # learned positions for the 15 inputs
 _FILE = "data/mask_sweep.json"
 _DATA = Path(__file__).parent / _FILE
@@ -49,13 +52,22 @@ def build_gpt(seed: int = 0) -> GPT:
         torch.manual_seed(seed)
         model = GPT(len(grammar.WORDS), _D_MODEL, _N_LAYERS, ctx=_CTX, n_heads=_N_HEADS)
         with torch.no_grad():  # GPT-2's 0.02 for the embeddings: nn.Embedding's 1 gives logits of ~d at the start
-            model.tok.weight.normal_(0, 0.02)
-            model.pos.weight.normal_(0, 0.02)
+            model.tok.weight.normal_(0, _EMBEDDING_STD)
+            model.pos.weight.normal_(0, _EMBEDDING_STD)
         return model
 
 
-def held_out() -> torch.Tensor:
-    """The held-out sequences (new sentences) every loss at use is measured on."""
+def recipe() -> dict:
+    """How train_pair trains and measures (optimizer, learning rate, batch, embedding std, sentences per sequence,
+    evaluation) and the stored sweep's steps and seeds: what notebook 04 prints."""
+    return {"optimizer": _OPTIMIZER.__name__, "lr": _LR, "batch": _BATCH, "embedding_std": _EMBEDDING_STD,
+            "n_sentences": _N_SENTENCES, "eval_every": _EVAL_EVERY, "eval_n": _EVAL_N, "eval_seed": _EVAL_SEED,
+            "batch_seed": _BATCH_SEED, "steps": _STEPS, "seeds": list(_SEEDS)}
+
+
+def eval_sequences() -> torch.Tensor:
+    """The sequences every loss at use is measured on: freshly drawn, not held out (3 sentences of 8 make only
+    8**3 = 512 sequences, and training draws thousands)."""
     return grammar.sample(_EVAL_N, _N_SENTENCES, torch.Generator().manual_seed(_EVAL_SEED))
 
 
@@ -129,12 +141,12 @@ def _loss(logits, seqs):  # (R, B, T, V), (R, B, T+1) → each run's mean loss, 
 
 def train_pair(steps: int = _STEPS, seed: int = 0, eval_every: int = _EVAL_EVERY, show_progress: bool = False) -> dict:
     """Train the masked and the unmasked GPT side by side; their losses: in training (each as it trains, every
-    step) and at use (with the mask, on held_out(), every ``eval_every`` steps); and the two trained GPTs."""
+    step) and at use (with the mask, on eval_sequences(), every ``eval_every`` steps); and the two trained GPTs."""
     steps, seed = positive_int(steps, "steps"), non_negative_int(seed, "seed")
     eval_every = positive_int(eval_every, "eval_every")
     pair = Pair(build_gpt(seed), (True, False))
-    opt = torch.optim.Adam(pair.parameters(), lr=_LR)
-    gen, ev = torch.Generator().manual_seed(10_000 + seed), held_out()
+    opt = _OPTIMIZER(pair.parameters(), lr=_LR)
+    gen, ev = torch.Generator().manual_seed(_BATCH_SEED + seed), eval_sequences()
     out = {"seed": seed, "steps": [], "use": {"masked": [], "unmasked": []},
            "train": {"masked": [], "unmasked": []}}
     bar = Progress(steps, "entrenando") if show_progress else None
@@ -187,8 +199,9 @@ def _one(seed: int, steps: int) -> tuple[dict, float]:
 def _write(out: Path, runs: list[dict], meta: dict) -> None:
     runs = sorted(runs, key=lambda r: r["seed"])
     meta = {**meta, "seeds": [r["seed"] for r in runs], "d_model": _D_MODEL, "n_layers": _N_LAYERS, "n_heads": _N_HEADS,
-            "batch": _BATCH, "lr": _LR, "eval_every": _EVAL_EVERY, "eval_n": _EVAL_N, "eval_seed": _EVAL_SEED,
+            **{k: v for k, v in recipe().items() if k not in ("steps", "seeds")},
             "entropy": grammar.entropy_per_word(), "torch": torch.__version__,
+            "cpu_capability": torch.backends.cpu.get_cpu_capability(),  # its kernels: trained digits move with them
             "command": "python -m helpers.mask_experiment"}
     out.write_text(json.dumps({"meta": meta, "runs": runs}) + "\n", encoding="utf-8")
     print(f"escrito {out}")

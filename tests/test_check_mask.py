@@ -70,9 +70,41 @@ NAMED = [
 test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = table_tests(NAME, RIGHT, NAMED)
 
 
+def _mask_minus_1e4(T):
+    return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), -1e4)
+
+
 def test_a_very_negative_mask_is_correct_with_a_note():
     verdict = check.mask(_mask_big_negative)
     assert verdict.status == "correct" and "número muy negativo" in verdict.message
+
+
+def test_the_note_on_a_very_negative_mask_says_what_float32_does():
+    """Notebook 04's exercise 2 shows e^(−1e4) is exactly 0 in float32: the note must not say the blocked weight is
+    only small. It says it is exactly 0, and why −∞ is still the convention (any score; PyTorch's own for a bool)."""
+    for answer in (_mask_minus_1e4, _mask_big_negative):
+        message = " ".join(check.mask(answer).message.split())
+        assert "0 exacto" in message and "no es 0 exacto" not in message and "apenas chico" not in message, message
+        assert "−∞" in message and "convención" in message and "bool" in message, message
+
+
+def test_what_the_note_says_holds():
+    """The note's facts: e^x is exactly 0 in float32 below x = −104 (not at −103); a −1e4 mask gives the future
+    weight 0 exactly through nn.MultiheadAttention, as −∞ does; a fixed number fails when a blocked score beats
+    the allowed ones by nearly that number, −∞ never; and a bool mask weighs exactly as 0 and −∞ do."""
+    assert torch.exp(torch.tensor(-104.0)).item() == 0.0 < torch.exp(torch.tensor(-103.0)).item()
+    torch.manual_seed(0)
+    attn = torch.nn.MultiheadAttention(8, 2, batch_first=True).eval()
+    x = torch.randn(3, 6, 8)
+    for answer in (_mask_minus_1e4, _mask_inf, helpers.blocks.causal_mask):
+        _, w = attn(x, x, x, attn_mask=answer(6), average_attn_weights=False)
+        assert w.triu(1).abs().sum().item() == 0.0, answer.__name__
+    scores = torch.tensor([0.0, 2e4])  # the blocked one (second) beats the allowed one by 2e4
+    assert torch.softmax(scores + _mask_minus_1e4(2)[0], -1)[1].item() == 1.0
+    assert torch.softmax(scores + _mask_inf(2)[0], -1)[1].item() == 0.0
+    weights = [attn(x, x, x, attn_mask=m, average_attn_weights=False)[1] for m in (helpers.blocks.causal_mask(6),
+                                                                                    _mask_inf(6))]
+    assert torch.equal(*weights)  # a bool mask is 0 and −∞ to PyTorch
 
 
 def test_the_reference_is_helpers_causal_mask():

@@ -94,7 +94,7 @@ def test_all_ids_then_slicing_is_named_because_the_notebooks_gpt_reads_fifteen_w
     ctx = 15 positions for its 16 ids: the checker names it (its probes include such GPTs) instead of passing it."""
     from helpers import mask_experiment
 
-    model, ids = mask_experiment.build_gpt(0), mask_experiment.held_out()[:4]
+    model, ids = mask_experiment.build_gpt(0), mask_experiment.eval_sequences()[:4]
     assert model.ctx == ids.shape[1] - 1
     try:
         use_loss._all_ids(model, ids)
@@ -104,3 +104,19 @@ def test_all_ids_then_slicing_is_named_because_the_notebooks_gpt_reads_fifteen_w
         raise AssertionError("the notebook's GPT read all 16 ids")
     verdict = check.use_loss(use_loss._all_ids)
     assert verdict.mistake == "all_ids" and "ctx" in verdict.message
+
+
+def test_the_prompt_states_the_shapes_f_cross_entropy_needs():
+    """A learner writes perdida_en_uso from its prompt alone: the prompt (the markdown above the stub) says that
+    F.cross_entropy takes logits (N, 12) and targets (N,), not only hint(3)."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks" / "04_encoder_block.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    text = ["".join(c["source"]) for c in cells]
+    check_at = next(i for i, t in enumerate(text) if t.strip() == "helpers.check.use_loss(perdida_en_uso)")
+    prompt = next(t for t, c in zip(text[check_at::-1], cells[check_at::-1]) if c["cell_type"] == "markdown")
+    assert "F.cross_entropy" in prompt and "`(N, 12)`" in prompt and "`(N,)`" in prompt, prompt
+    assert ".flatten" not in prompt and ".view" not in prompt  # the convention, not the answer: that is hint(3)
+    assert "(N, 12)" in use_loss.HINTS[-1]

@@ -49,14 +49,14 @@ def test_build_is_seeded_and_leaves_the_global_generator_alone():
 
 
 def test_loss_at_use_is_the_exercise_reference():
-    model, ev = me.build_gpt(0), me.held_out()
+    model, ev = me.build_gpt(0), me.eval_sequences()
     assert ev.shape == (me._EVAL_N, 1 + 5 * me._N_SENTENCES)
     with torch.no_grad():
         assert me.loss_at_use(model, ev) == pytest.approx(perdida_en_uso(model, ev), rel=1e-6)
 
 
 def test_next_word_probs_give_the_loss_at_use_and_the_words_that_follow():
-    model, ev = me.build_gpt(0), me.held_out()[:8]
+    model, ev = me.build_gpt(0), me.eval_sequences()[:8]
     probs, following = me.next_word_probs(model, ev)
     assert probs.shape == (8, ev.shape[1] - 1, len(grammar.WORDS)) and torch.equal(following, ev[:, 1:])
     torch.testing.assert_close(probs.sum(-1), torch.ones(probs.shape[:2]))
@@ -79,11 +79,48 @@ def test_train_pair_gives_the_trained_gpts_whose_loss_at_use_is_the_last_measure
     """The notebook measures the two trained GPTs with the learner's perdida_en_uso: each gives its curve's end."""
     out = me.train_pair(20, seed=1, eval_every=10)
     assert set(out["models"]) == {"masked", "unmasked"}
-    ev = me.held_out()
+    ev = me.eval_sequences()
     for name, model in out["models"].items():
         assert isinstance(model, blocks.GPT) and not model.training
         assert perdida_en_uso(model, ev) == pytest.approx(out["use"][name][-1], abs=1e-5), name
     assert not torch.equal(out["models"]["masked"].tok.weight, out["models"]["unmasked"].tok.weight)
+
+
+def test_train_pair_trains_with_the_recipe(monkeypatch):
+    """What recipe() says (and notebook 04 prints) is what train_pair uses: optimizer, learning rate, batch, the
+    embeddings' std, sentences per sequence and the evaluation sequences."""
+    r, seen = me.recipe(), {}
+
+    class Recording(torch.optim.Adam):
+        def __init__(self, params, lr):
+            seen["lr"] = lr
+            super().__init__(params, lr=lr)
+
+    sample = grammar.sample
+
+    def recording_sample(n, n_sentences=3, generator=None):
+        seen.setdefault("draws", []).append((n, n_sentences))
+        return sample(n, n_sentences, generator)
+
+    monkeypatch.setattr(me, "_OPTIMIZER", Recording)
+    monkeypatch.setattr(me.grammar, "sample", recording_sample)
+    out = me.train_pair(2, seed=0, eval_every=1)
+    assert r["optimizer"] == "Adam" and seen["lr"] == r["lr"]
+    assert (r["batch"], r["n_sentences"]) in seen["draws"] and (r["eval_n"], r["n_sentences"]) in seen["draws"]
+    assert len(out["use"]["masked"]) == 2
+    std = me.build_gpt(0).tok.weight.std().item()
+    assert abs(std - r["embedding_std"]) < 0.1 * r["embedding_std"], std
+    assert me.eval_sequences().shape == (r["eval_n"], 1 + grammar.SENTENCE_LEN * r["n_sentences"])
+
+
+def test_the_evaluation_sequences_are_fresh_draws_not_unseen_ones():
+    """3 of the 8 sentences make 512 sequences: 600 steps of 32 draw each about 37 times, so the sequences measured
+    on were almost surely trained on. Their docstring and notebook 04 say «recién sorteadas», not «nuevas»."""
+    r = me.recipe()
+    possible = len(grammar.sentences()) ** r["n_sentences"]
+    assert possible == 512 and 600 * r["batch"] == 19_200
+    assert possible * (1 - 1 / possible) ** (600 * r["batch"]) < 1e-13  # P(some sequence never drawn), at most
+    assert "not held out" in me.eval_sequences.__doc__
 
 
 def test_stored_sweep_matches_the_module():
@@ -91,6 +128,9 @@ def test_stored_sweep_matches_the_module():
     meta = data["meta"]
     assert (meta["steps"], meta["seeds"], meta["d_model"], meta["lr"]) == (me._STEPS, list(me._SEEDS), me._D_MODEL,
                                                                            me._LR)
+    r = me.recipe()
+    assert {k: meta[k] for k in ("batch", "lr", "eval_every", "eval_n", "eval_seed", "steps", "seeds")} == \
+        {k: r[k] for k in ("batch", "lr", "eval_every", "eval_n", "eval_seed", "steps", "seeds")}
     assert meta["entropy"] == pytest.approx(grammar.entropy_per_word())
     assert [r["seed"] for r in data["runs"]] == list(me._SEEDS)
     for run in data["runs"]:
