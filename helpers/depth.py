@@ -19,8 +19,8 @@ from torch import nn
 from ._validate import positive_int
 from .toydata import spiral
 
-__all__ = ["EVERY", "INITS", "LABELS", "RUNS_PATH", "RUN_SEEDS", "STEPS", "VARIANTS", "Stack", "first_layer_step",
-           "load_runs", "measure", "step", "train"]
+__all__ = ["EVERY", "INITS", "LABELS", "RUNS_PATH", "RUN_SEEDS", "STEPS", "VARIANTS", "Stack", "backward_factors",
+           "first_layer_step", "load_runs", "measure", "step", "train"]
 
 RUNS_PATH = Path(__file__).parent / "data" / "depth96.json"
 # variant -> (residual, norm): the two pieces, on or off
@@ -82,15 +82,57 @@ class Stack(nn.Module):
 
 def measure(model: Stack, x, y) -> dict:
     """At initialization: mean vector norm of the stream per layer (0 = input layer; in float64: the residual stack's
-    squares pass float32's 3.4e38), the gradient norm of the first layer's weight (float64 too: its entries can be
-    ~1e-40), and how distinct the points stay at the top (spread around their mean / mean norm)."""
+    squares pass float32's 3.4e38), the gradient norm of each layer's weight ("grads", layer 1 first; float64 too:
+    entries can be ~1e-40) and of the first one's ("grad_first"), and how distinct the points stay at the top
+    (spread around their mean / mean norm)."""
     model.zero_grad()
     hs = model.streams(x)
     F.cross_entropy(model.salida(hs[-1]), y).backward()
     top = hs[-1].detach()
-    out = {"act": [h.detach().double().norm(dim=1).mean().item() for h in hs],
-           "grad_first": model.capas[0].weight.grad.double().norm().item(),  # float32 squares underflow
+    grads = [capa.weight.grad.double().norm().item() for capa in model.capas]  # float32 squares underflow
+    out = {"act": [h.detach().double().norm(dim=1).mean().item() for h in hs], "grads": grads, "grad_first": grads[0],
            "distinct": ((top - top.mean(dim=0)).norm(dim=1).mean() / top.norm(dim=1).mean()).item()}
+    model.zero_grad(set_to_none=True)
+    return out
+
+
+def backward_factors(model: Stack, x, y) -> dict:
+    """At initialization, a LayerNorm-only stack layer by layer (layer 1 first): the σ and the root mean square of the
+    stream each LayerNorm reads (per vector, averaged over the batch), and by how much the gradient's norm grows going
+    back through that LayerNorm ("norm": ‖∂L/∂h‖ / ‖∂L/∂LN(h)‖) and through the sublayer after it ("sublayer":
+    ‖∂L/∂LN(h)‖ / ‖∂L/∂h_next‖). Their product is the layer's factor on the stream's gradient."""
+    if not isinstance(model, Stack) or model.variant != "norm":
+        got = f"la pila {model.variant!r}" if isinstance(model, Stack) else type(model).__name__
+        raise ValueError("model debe ser una pila de solo LayerNorm, helpers.depth.Stack('norm', …): sin residual "
+                         f"el gradiente tiene un solo camino y se separa capa por capa; recibí {got}")
+    normed = []
+
+    def keep(module, args, out):  # what each LayerNorm hands its sublayer, kept with its gradient
+        out.retain_grad()
+        normed.append(out)
+
+    hooks = [ln.register_forward_hook(keep) for ln in model.lns]
+    try:
+        model.zero_grad()
+        hs = model.streams(x)
+        for h in hs:
+            h.retain_grad()
+        F.cross_entropy(model.salida(hs[-1]), y).backward()
+    finally:
+        for hook in hooks:
+            hook.remove()
+    if len(normed) != len(model.lns):
+        raise ValueError(f"la pila llamó a sus LayerNorm {len(normed)} veces en {len(model.lns)} capas: su step debe "
+                         "normalizar con ln(h), una vez por capa, como helpers.depth.step")
+
+    def size(t):
+        return t.grad.double().norm().item()
+
+    reads = [h.detach().double() for h in hs[:-1]]
+    out = {"sigma": [h.std(dim=1, unbiased=False).mean().item() for h in reads],
+           "rms": [h.pow(2).mean(dim=1).sqrt().mean().item() for h in reads],
+           "norm": [size(h) / size(n) for h, n in zip(hs, normed)],
+           "sublayer": [size(n) / size(h) for n, h in zip(normed, hs[1:])]}
     model.zero_grad(set_to_none=True)
     return out
 

@@ -65,6 +65,56 @@ def test_measure_sees_the_failures_at_depth():
     assert res["act"][-1] > 1e4 * res["act"][0]
 
 
+def test_measure_gives_every_layers_gradient_and_the_first_is_grad_first():
+    x, y = depth._spirals()[2:]
+    stack = depth.Stack("norm", 12)
+    out = depth.measure(stack, x[:64], y[:64])
+    assert len(out["grads"]) == 12 and out["grads"][0] == out["grad_first"] > 0
+    assert all(p.grad is None for p in stack.parameters())
+
+
+def test_backward_factors_split_each_layer_into_its_layernorm_and_its_sublayer():
+    """Notebook 02's mechanism for the LayerNorm-only stack: going back, each LayerNorm multiplies the gradient by
+    about 1/σ of what it read, the sublayer by less, and their product is each layer's factor; more than 1 with
+    default and He weights alike (the LayerNorm undoes the weights' scale), so the first layer's gradient explodes."""
+    x, y = depth._spirals()[2:]
+    x, y = x[:128], y[:128]
+    for init in depth.INITS:
+        stack = depth.Stack("norm", 24, init=init)
+        f = depth.backward_factors(stack, x, y)
+        assert all(len(v) == 24 for v in f.values())
+        median = {k: torch.tensor(v[1:], dtype=torch.float64).median().item() for k, v in f.items()}
+        assert abs(median["norm"] * median["sigma"] - 1) < 0.05      # through the LayerNorm: × 1/σ
+        assert median["sublayer"] < 1 < median["norm"]
+        factors = torch.tensor(f["norm"], dtype=torch.float64) * torch.tensor(f["sublayer"], dtype=torch.float64)
+        assert factors[1:].median() > 1.15 and median["rms"] > 1.15 * median["sigma"]  # the ReLU's mean
+        # the chain: layers 2 to 24 multiply to about how much more layer 1's weight gets than layer 24's
+        grads = depth.measure(stack, x, y)["grads"]
+        assert grads[0] > 30 * grads[-1] and 1 / 3 < factors[1:].prod() / (grads[0] / grads[-1]) < 3
+        assert all(p.grad is None for p in stack.parameters()) and not any(ln._forward_hooks for ln in stack.lns)
+
+
+def test_backward_factors_refuse_a_stack_with_two_paths_or_without_layernorm():
+    x, y = depth._spirals()[2:]
+    for variant in ("plain", "residual", "pre"):
+        try:
+            depth.backward_factors(depth.Stack(variant, 3), x[:8], y[:8])
+        except ValueError as e:
+            assert "'norm'" in str(e) and repr(variant) in str(e)
+        else:
+            raise AssertionError(f"{variant} was accepted")
+
+    def twice(h, capa, ln, residual, norm):
+        return capa(ln(ln(h)))
+
+    try:
+        depth.backward_factors(depth.Stack("norm", 3, step=twice), x[:8], y[:8])
+    except ValueError as e:
+        assert "ln(h)" in str(e)
+    else:
+        raise AssertionError("a step that normalizes twice was accepted")
+
+
 def test_the_residual_stacks_stream_is_measured_past_float32():
     """With He weights and 96 layers the residual stack's squares overflow float32 (from layer 80): measure reports a
     finite size, computed in float64."""
