@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._validate import positive_int
+from ._validate import affordable, positive_int, rng_seed
 from .toydata import spiral
 
 __all__ = ["EVERY", "INITS", "LABELS", "RUNS_PATH", "RUN_SEEDS", "STEPS", "VARIANTS", "Stack", "backward_factors",
@@ -57,6 +57,9 @@ class Stack(nn.Module):
             raise TypeError("step debe ser una función de una capa, (h, subcapa, ln, residual, norma) → la corriente "
                             f"que sale, como helpers.depth.step; recibí {step!r}")
         n_layers, width = positive_int(n_layers, "n_layers"), positive_int(width, "width")
+        seed = rng_seed(seed, "seed")
+        affordable(4 * (n_layers * (width * width + 3 * width) + 5 * width),  # float32 weights, biases, γ and β
+                   f"Stack(n_layers={n_layers}, width={width}) necesitaría para sus pesos")
         self.variant, self.residual, self.norm, self.step = variant, *VARIANTS[variant], step
         with torch.random.fork_rng(devices=[]):  # the caller's random state as it was
             torch.manual_seed(seed)

@@ -22,7 +22,7 @@ import torch
 import torch.nn.functional as F
 
 from . import grammar
-from ._validate import boolean, non_negative_int, positive_int
+from ._validate import boolean, positive_int, rng_seed
 from .blocks import GPT
 from .progress import Progress
 
@@ -47,7 +47,7 @@ def __dir__():
 def build_gpt(seed: int = 0) -> GPT:
     """The experiment's GPT (embeddings drawn as GPT-2's), initialized under ``torch.manual_seed(seed)``; the
     caller's random state is kept."""
-    seed = non_negative_int(seed, "seed")
+    seed = rng_seed(seed, "seed")
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = GPT(len(grammar.WORDS), _D_MODEL, _N_LAYERS, ctx=_CTX, n_heads=_N_HEADS)
@@ -142,7 +142,10 @@ def _loss(logits, seqs):  # (R, B, T, V), (R, B, T+1) → each run's mean loss, 
 def train_pair(steps: int = _STEPS, seed: int = 0, eval_every: int = _EVAL_EVERY, show_progress: bool = False) -> dict:
     """Train the masked and the unmasked GPT side by side; their losses: in training (each as it trains, every
     step) and at use (with the mask, on eval_sequences(), every ``eval_every`` steps); and the two trained GPTs."""
-    steps, seed = positive_int(steps, "steps"), non_negative_int(seed, "seed")
+    steps, seed = positive_int(steps, "steps"), rng_seed(seed, "seed")
+    if _BATCH_SEED + seed >= 2**64:  # run `seed` draws its batches from a generator seeded _BATCH_SEED + seed
+        raise ValueError(f"seed debe ser menor que 2**64 − {_BATCH_SEED}: los lotes de la corrida usan la semilla "
+                         f"{_BATCH_SEED} + seed, y torch no acepta semillas desde 2**64; recibí {seed}")
     eval_every = positive_int(eval_every, "eval_every")
     pair = Pair(build_gpt(seed), (True, False))
     opt = _OPTIMIZER(pair.parameters(), lr=_LR)

@@ -34,9 +34,11 @@ from helpers import (  # noqa: E402
     _validate,  # noqa: E402
     blocks,
     check_env,
+    depth,
     engine,
     grammar,
     layernorm,
+    mask_experiment,
     params,
     plots,
     probes,
@@ -642,6 +644,21 @@ CASES = {
     "run_slice: steps -5": (lambda: sweep_train.run_slice("depth6", steps=-5), Refuses("steps", "entero", "-5")),
     "run_slice: steps 2.5": (lambda: sweep_train.run_slice("depth6", steps=2.5), Refuses("steps", "entero", "2.5")),
     "run_slice(6)": (lambda: sweep_train.run_slice(6), Refuses("name", "depth6", "recibí 6")),
+    "depth.Stack: seed 2**64, past torch's seeds": (lambda: depth.Stack("plain", 2, seed=2**64),
+                                                    Refuses("seed", "2**64", "18446744073709551616")),
+    "depth.Stack: seed 1.5": (lambda: depth.Stack("plain", 2, seed=1.5), Refuses("seed", "entero >= 0", "1.5")),
+    "depth.Stack: width 10**6 asks for terabytes": (lambda: depth.Stack("plain", 2, width=10**6),
+                                                    Refuses("width=1000000", "GiB", "más chico", exc=MemoryError)),
+    "depth.Stack: the largest seed torch takes": (
+        lambda: depth.Stack("plain", 1, width=4, seed=TOP_SEED),
+        Accepts(lambda m: torch.equal(m.capas[0].weight,
+                                      depth.Stack("plain", 1, width=4, seed=TOP_SEED).capas[0].weight))),
+    "mask_experiment.build_gpt: seed 2**64": (lambda: mask_experiment.build_gpt(2**64),
+                                              Refuses("seed", "2**64", "18446744073709551616")),
+    "mask_experiment.train_pair: seed 2**64": (lambda: mask_experiment.train_pair(1, seed=2**64),
+                                               Refuses("seed", "2**64", "18446744073709551616")),
+    "mask_experiment.train_pair: a seed whose batches' seed passes 2**64": (
+        lambda: mask_experiment.train_pair(1, seed=TOP_SEED), Refuses("seed", "lotes", str(TOP_SEED))),
     # sweep_train's command line
     "sweep_train: --only and --add together": (lambda: cli_stops(["--only", "depth6", "--add", "warmup24"]),
                                                Refuses("--add", "--only", "juntos", exc=(CliExit,))),
