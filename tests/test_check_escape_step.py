@@ -3,12 +3,15 @@ writes are accepted, and the problems outside its gallery of known mistakes are 
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import torch
 from checking import (
     probes_of,
     table_tests,
 )
+from conftest import ROOT
 
 NAME = "escape_step"
 
@@ -56,3 +59,12 @@ test_right_answers_are_accepted, test_problems_outside_the_gallery_are_named = t
 def test_the_probes_hold_several_inputs():
     key = (lambda p: (tuple(p.args[0]), p.args[2])) if NAME == "escape_step" else (lambda p: p.args[:2])
     assert len({key(p) for p in probes_of(NAME)}) >= 4
+
+
+def test_the_prompt_states_the_convention_the_check_expects():
+    """An accuracy equal to the threshold counts as escaping (the probe «llega justo al umbral»; the gallery names >):
+    the «Tu turno» prompt says ≥, not only hint(1) (issue 45)."""
+    cells = json.loads((ROOT / "notebooks" / "05_norm_placement.ipynb").read_text(encoding="utf-8"))["cells"]
+    at = next(i for i, c in enumerate(cells) if "".join(c["source"]).strip() == f"helpers.check.{NAME}(paso_de_salida)")
+    prompt = next("".join(c["source"]) for c in reversed(cells[:at]) if c["cell_type"] == "markdown")
+    assert "≥" in prompt and "`>=`" in prompt, f"the prompt of {NAME} does not say ≥ (`>=`): {prompt[:200]}"
