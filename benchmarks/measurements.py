@@ -1,6 +1,6 @@
 """Every figure the docs quote from a measurement, in one place: benchmarks/measurements.json, one entry per run
 (the machine, its CPU flags, cores, date, commit, torch and the figures), and the tables of README.md and
-docs/docente.md made from it, with the guide's word counts made from the notebooks.
+docs/docente.md made from it, with the guide's word counts and its class plans' clock made from the notebooks.
 
     python benchmarks/measurements.py           # make medidas: rewrite every marked table from the file
     python benchmarks/measurements.py --check   # exit 1 naming each table that differs (tests/test_measurements.py)
@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FILE = ROOT / "benchmarks" / "measurements.json"
 DOCS = ("README.md", "docs/docente.md")
+GUIDE = "docs/docente.md"  # the one with the class plans
 BENCHMARKS = ("notebooks", "engine", "grading", "ci")
 FLAGS = ("avx2", "avx512f")  # the CPU flags that pick PyTorch's kernels here (tests/cpu_grid.py)
 
@@ -62,6 +63,68 @@ def parts(stem: str) -> tuple[dict, dict]:
 def minutes(words: int, tasks: int) -> tuple[int, int]:
     """(reading and running, "Tu turno") minutes of a stretch of text, by the class plans' rule."""
     return math.ceil(words / PACE) + RUN_MIN, TU_TURNO_MIN * tasks
+
+
+# ---- the class plans (docs/docente.md): each row's minutes from the rule above, applied to the sections it explains
+
+# Part: "3" is section 3 whole; ("6", None) its text before the first subsection; ("4", "title") one subsection.
+PLANS = {
+    "Clase de 2 horas": (120, [
+        ("01_ffn", ["título", "1", "2", "3", "Resumiendo"]),
+        ("03_layernorm", ["título", "1", "3", "4", "6", "Resumiendo"]),
+        ("04_encoder_block", ["título", "1", "2", "3", "5", ("6", None), "Resumiendo"]),
+        ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
+    ]),
+    "Clase de 3 horas": (180, [
+        ("01_ffn", ["título", "1", "2", "3", "4", "5", "Resumiendo"]),
+        ("02_residual_stream", ["título", "1", "2", "3", "4", "Resumiendo"]),
+        ("pausa", 10),
+        ("03_layernorm", ["título", "1", "2", "3", "4", "5", "6", "7", "Resumiendo"]),
+        ("04_encoder_block", ["título", "1", "2", "3", "4", "5", ("6", None), "Resumiendo"]),
+        ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
+    ]),
+}
+
+
+def row_minutes(stem: str, chosen: list) -> int:
+    words, tasks = parts(stem)
+
+    def taken(key):
+        return any(key[0] == p if isinstance(p, str) else key == p for p in chosen)
+    assert all(any(taken(k) for k in words) for k in [(p, None) if isinstance(p, str) else p for p in chosen]), (
+        f"{stem}: a part of the plan is not in the notebook: {chosen}")
+    return sum(minutes(sum(n for k, n in words.items() if taken(k)), sum(n for k, n in tasks.items() if taken(k))))
+
+
+def plan_ranges(length: int, rows: list) -> list[str]:
+    out, now = [], 0
+    for stem, what in rows:
+        took = what if stem == "pausa" else row_minutes(stem, what)
+        out.append(f"{plan_clock(now)}–{plan_clock(now + took)}")
+        now += took
+    assert now <= length, f"the plan takes {now} min of its {length}"
+    if now < length:
+        out.append(f"{plan_clock(now)}–{plan_clock(length)}")  # the last row: questions and slack
+    return out
+
+
+def plan_clock(m: int) -> str:
+    return f"{m // 60}:{m % 60:02d}"
+
+
+def plan_tables(text: str) -> str:
+    """The guide with the time column of each plan's table made again from the rule (the other columns as they are)."""
+    for title, (length, rows) in PLANS.items():
+        start = text.index(f"**{title}**")
+        table = re.search(r"\n(\|.*\|\n)+", text[start:])
+        lines = table[0].strip("\n").split("\n")
+        times = plan_ranges(length, rows)
+        if len(lines) - 2 != len(times):
+            raise ValueError(f"docs/docente.md, {title}: {len(lines) - 2} rows in the table, {len(times)} in the plan")
+        new = lines[:2] + [re.sub(r"^\| [^|]* \|", f"| {t} |", line, count=1) for line, t in zip(lines[2:], times)]
+        a, b = start + table.start(), start + table.end()
+        text = text[:a] + "\n" + "\n".join(new) + "\n" + text[b:]
+    return text
 
 
 def stems() -> list[str]:
@@ -470,9 +533,11 @@ def differing(text: str, runs: list[dict]) -> list[str]:
 
 
 def stale(runs: list[dict] | None = None) -> list[str]:
-    """'file: region' for each region of the docs that is not what the file makes."""
+    """'file: region' for each region of the docs that is not what the file makes (and the guide's plan clocks)."""
     runs = load() if runs is None else runs
-    return [f"{doc}: {name}" for doc in DOCS for name in differing((ROOT / doc).read_text(encoding="utf-8"), runs)]
+    out = [f"{doc}: {name}" for doc in DOCS for name in differing((ROOT / doc).read_text(encoding="utf-8"), runs)]
+    guide = (ROOT / GUIDE).read_text(encoding="utf-8")
+    return out + ([f"{GUIDE}: the class plans' clock"] if plan_tables(guide) != guide else [])
 
 
 def main(argv: list[str]) -> int:
@@ -486,9 +551,12 @@ def main(argv: list[str]) -> int:
         path = ROOT / doc
         text = path.read_text(encoding="utf-8")
         new = rewrite(text, runs)
+        said = [n for n, b in regions(new).items() if regions(text).get(n) != b]
+        if doc == GUIDE and plan_tables(new) != new:
+            new, said = plan_tables(new), [*said, "the class plans' clock"]
         if new != text:
             path.write_text(new, encoding="utf-8")
-            print(f"{doc}: {', '.join(n for n, b in regions(new).items() if regions(text).get(n) != b)} rewritten")
+            print(f"{doc}: {', '.join(said)} rewritten")
     return 0
 
 
