@@ -164,7 +164,7 @@ def test_one_at_a_time_gives_what_two_at_a_time_gave(graded_class, tmp_path):
 @pytest.mark.grading
 def test_names_stay_out_unless_asked(graded_class, tmp_path, capsys):
     tmp, _ = graded_class
-    fresh = re.sub(r"data:image/png;base64,[^\"]+", "", (tmp / "informe.html").read_text(encoding="utf-8"))
+    fresh = re.sub(r"data:image/svg\+xml;base64,[^\"]+", "", (tmp / "informe.html").read_text(encoding="utf-8"))
     assert not [n for n in NAMES if n in fresh or n.split()[0] in fresh], "the report names a student"
     assert main(["informe", str(tmp / "notas.csv"), "--salida", str(tmp_path / "con.html"), "--con-nombres"]) == 0
     assert "con nombres: es para vos" in capsys.readouterr().out
@@ -213,14 +213,14 @@ def test_the_page_asks_nothing_of_the_network_and_says_what_a_teacher_needs(made
     rows, _, report, page = made
     assert not re.search(r"(?:src|href)=\"(?!data:|#)", page), "a resource outside the page"
     assert "<script" not in page and "<link" not in page and "url(" not in page and "@import" not in page
-    assert page.count('<img src="data:image/png;base64,') == 5 and '<html lang="es">' in page
+    assert page.count('<img src="data:image/svg+xml;base64,') == 5 and '<html lang="es">' in page
     assert all(len(a) > 80 for a in re.findall(r'alt="([^"]*)"', page))
     ex, p = report.top[0]
     entry = grading._mistakes.entry(ex.name, p.key)
     first = page.split('id="figuras"')[0]  # the top three, with where to look and what to ask
     assert html.escape(entry.question) in first and html.escape(entry.section) in first
     assert "Para preguntar en clase" in first and "Dónde se enseña" in first
-    text = re.sub(r"data:image/png;base64,[^\"]+", "", page)
+    text = re.sub(r"data:image/svg\+xml;base64,[^\"]+", "", page)
     assert not [r.name for r in rows if r.name in text or r.name.split()[0] in text], "the report names a student"
 
 

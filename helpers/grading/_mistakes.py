@@ -377,7 +377,7 @@ OTHER = {
     "init_changed": "cambió el __init__ del enunciado",
     "dropout_always_on": "aplica el dropout también en evaluación",
     "dropout_placement": "el dropout en otro lugar",
-    "missing": "no estaba su respuesta (celda borrada, o que falló antes de definirla)",
+    "missing": "faltaba o falló la celda de su respuesta",
     "error": "la prueba misma falló",
     "not_graded": "no se calificó: el kernel se cortó antes",
 }
