@@ -9,7 +9,8 @@
 - docente.md, the teacher's guide: docs/docente.md (its one source) with its links made to work on the site: a
   notebook's becomes that notebook's page; any other repository file or folder, and a code span that names one
   (`helpers/check/exercises/`), links to the repository at this version's tag (blob/ or tree/v<version>/); a
-  picture is copied beside the page; the build stops on a link to a path the repository does not have; a Python
+  picture is copied beside the page (a picture linked to itself, `[![alt](x.png)](x.png)`, links to that copy);
+  the build stops on a link to a path the repository does not have; a Python
   block with IPython's %magic or !shell lines is highlighted as IPython;
 - the notebooks, as stored (nothing is executed), with what a page nobody can run needs:
   - Colab badges become text links (the badge image is on Google's server: no request may leave the site),
@@ -52,7 +53,9 @@ TEACHER = ROOT / "docs" / "docente.md"
 FENCE = re.compile(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[`~]*[ \t]*$")
 # a Markdown link or picture (its text may hold code spans), or a code span: matched left to right, so a code
 # span inside a link's text stays plain and a link inside a code span is no link
-LINK_OR_CODE = re.compile(r"(?P<image>!?)\[(?P<text>(?:[^\[\]`]|`[^`]*`)*)\]"
+# a picture linked to itself, [![alt](x.png)](x.png), then a link or a picture, then a code span
+LINK_OR_CODE = re.compile(r"\[!\[(?P<alt>[^\[\]]*)\]\((?P<picture>[^()\s]+)\)\]\((?P=picture)\)"
+                          r"|(?P<image>!?)\[(?P<text>(?:[^\[\]`]|`[^`]*`)*)\]"
                           r'\((?P<target>[^()\s]+)(?P<title>\s+"[^"]*")?\)'
                           r"|(?P<ticks>`+)(?P<code>[\s\S]+?)(?P=ticks)")
 REFERENCE = re.compile(r"(?m)^(?P<label> {0,3}\[[^\]]+\]:[ \t]*)(?P<target>\S+)")
@@ -142,6 +145,9 @@ def teacher_prose(text: str) -> str:
     """The links of a stretch of docente.md outside its code blocks; a code span that names a repository path
     with a folder in it (`helpers/check/exercises/`) becomes a link to it."""
     def one(m: re.Match) -> str:
+        if m.group("picture"):  # shown, and one tap away at full size: the same file
+            target = teacher_target(m.group("picture"), image=True)
+            return f"[![{m.group('alt')}]({target})]({target})"
         if m.group("ticks"):
             code = m.group("code").strip()
             rel = in_repository(ROOT / code) if "/" in code and PATH.fullmatch(code) else None

@@ -83,6 +83,15 @@ def test_teacher_links(source, site):
     assert prepare.teacher_page(source) == site
 
 
+def test_a_teacher_picture_linked_to_itself_is_copied_and_linked_to_the_copy(tmp_path, monkeypatch):
+    """docs/docente.md's picture of the class report: shown, and the same file at full size one tap away."""
+    monkeypatch.setattr(prepare, "OUT", tmp_path)
+    alt = "El informe de una clase: arriba, los tres errores más comunes"
+    assert prepare.teacher_page(f"[![{alt}](informe.png)](informe.png)") == \
+        f"[![{alt}](docs/informe.png)](docs/informe.png)"
+    assert (tmp_path / "docs" / "informe.png").read_bytes() == (prepare.ROOT / "docs" / "informe.png").read_bytes()
+
+
 @pytest.mark.parametrize("source", ["[x](../helpers/no_such_module.py)", "[x](../build/grading/)",
                                     "[x](../../elsewhere.md)"])
 def test_teacher_link_to_what_the_repository_lacks_stops_the_build(source):
