@@ -2,12 +2,14 @@
 known mistake in turn, a syntax error, a deleted cell, and one endless cell), graded together as one folder, timed,
 once per -j given (submissions at a time, each kernel with cores // j threads, as calificar does), and with
 --todas also running every cell (as before grading ran only what the checks need); every run must give the same
-points and messages. Issue 39's target: the five notebooks, 40 each, -j 2 on 2 cores, within 15 minutes. After each
-run, what the class report adds (issue 47: under 5 s for 200): written from the graded rows, and again from the CSV;
---solo-informe times only that, on the results the submissions were built to get (no kernel: seconds).
+points and messages. Issue 39's target: the five notebooks, 40 each, -j 2 on 2 cores, within 15 minutes.
 
     .venv/bin/python benchmarks/bench_grading.py [--n 40] [-j 2 1] [--todas] [--sandbox] [--sin-bucle]
-        [--solo-informe] [--notebook notebooks/03_layernorm.ipynb ...]
+        [--notebook notebooks/03_layernorm.ipynb ...]
+
+Each run also times what the class report adds (issue 47: under 5 s for 200 submissions), written from the graded
+rows and again from the CSV; --solo-informe times only that, on the results the submissions were built to get
+(no kernel: seconds).
 """
 
 from __future__ import annotations
@@ -59,15 +61,14 @@ def submissions(student, n: int, folder: Path, endless: bool = True) -> list[Pat
     return paths
 
 
-def _as_built(student, paths: list[Path]) -> list:
-    """What grading gives ``submissions(student, ...)``, from how each was built, without running a kernel."""
-    tasks, out = grading.exercises(student), []
-    for i, path in enumerate(paths):
-        r = grading.Result(path.name)
+def _as_built(paths: list[Path], per_path: dict) -> list:
+    """What grading gives the submissions of ``submissions``, from how each was built, without running a kernel."""
+    out = []
+    for path in paths:
+        i, tasks, r = int(path.stem.rsplit("_", 1)[1]), per_path[path][0], grading.Result(path.name)
         for j, ex in enumerate(tasks):
-            kind = (i + j) % 4
+            kind, gallery = (i + j) % 4, getattr(helpers.check, ex.name).mistakes
             broken = (i % 10 == 3 and j == 0) or (i % 10 == 7 and j == len(tasks) - 1)
-            gallery = getattr(helpers.check, ex.name).mistakes
             r.mistakes[ex.name] = ("missing" if broken else None if kind < 2 else
                                    gallery[i % len(gallery)].key if kind == 2 else "not_attempted")
             r.points[ex.name], r.out_of[ex.name] = int(r.mistakes[ex.name] is None), 1
@@ -88,15 +89,17 @@ def _report_seconds(paths, results, folder: Path) -> str:
     grading.report_from_csv(folder / "notas.csv", folder / "informe_csv.html")
     again = time.perf_counter() - start
     size = (folder / "informe.html").stat().st_size
-    return (f"informe de la clase ({len(rows)} filas): {fresh:.1f} s desde la calificación ({fresh_cpu:.1f} s de "
-            f"CPU), {again:.1f} s desde el CSV; {size / 1e6:.2f} MB")
+    return (f"informe de la clase ({len(paths)} entregas, {len(rows)} estudiantes): {fresh:.1f} s desde la "
+            f"calificación ({fresh_cpu:.1f} s de CPU), {again:.1f} s desde el CSV; {size / 1e6:.2f} MB")
 
 
 def _timed(paths, per_path, jobs: int, protect, everything: bool):
     start = time.perf_counter()
     results = grading.grade_all(paths, jobs=jobs, protect=protect, say=lambda line: None, per_path=per_path,
                                 everything=everything)
-    return results, time.perf_counter() - start
+    wall = time.perf_counter() - start
+    print(_report_seconds(paths, results, paths[0].parent.parent), flush=True)  # the report, after its grading
+    return results, wall
 
 
 def main() -> None:
@@ -117,7 +120,7 @@ def main() -> None:
           f"{'AVX-512' if 'avx512f' in Path('/proc/cpuinfo').read_text() else 'sin AVX-512'}")
     runs = {}
     with tempfile.TemporaryDirectory() as tmp:
-        paths, per_path, built = [], {}, []
+        paths, per_path = [], {}
         for name in args.notebook:
             notebook = Path(name)
             student = grading.student_copy(json.loads(notebook.read_text(encoding="utf-8")), notebook.stem)
@@ -126,9 +129,8 @@ def main() -> None:
             made = submissions(student, args.n, folder, endless=not args.sin_bucle)
             paths += made
             per_path.update(dict.fromkeys(made, (grading.exercises(student), None)))
-            built += _as_built(student, made)
         if args.solo_informe:
-            print(_report_seconds(paths, built, Path(tmp)))
+            print(_report_seconds(paths, _as_built(paths, per_path), Path(tmp)))
             return
         modes = [(j, False) for j in args.j] + ([(min(args.j), True)] if args.todas else [])
         for jobs, everything in modes:
@@ -143,7 +145,6 @@ def main() -> None:
             print(f"-j {jobs}{' --todas' if everything else ''}: {len(paths)} entregas: {wall / 60:.1f} min de reloj "
                   f"({wall:.0f} s), {cpu:.0f} s de CPU de los procesos hijos; por entrega: "
                   + ", ".join(f"{nb[:2]} {sum(t) / len(t):.1f} s" for nb, t in per_nb.items()), flush=True)
-            print(_report_seconds(paths, results, Path(tmp)), flush=True)
     first = next(iter(runs.values()))
     same = all(r == first for r in runs.values())
     print("mismos puntos y mensajes en todas las corridas" if same else "OJO: las corridas no dan lo mismo")
