@@ -49,7 +49,9 @@ def test_each_section_is_a_heading_of_the_exercises_notebook(name):
     stem = _mistakes.NOTEBOOKS[CHECKERS[name].ORDER[0]][0]
     there = headings(ROOT / "notebooks" / f"{stem}.ipynb")
     sections = {_mistakes.entry(name, g.key).section for g in CHECKERS[name].checker.mistakes}
-    assert sections <= set(there), f"{stem} has no heading {sorted(sections - set(there))}"
+    renamed = {gone: [h for h in there if h.split(" ", 1)[0] == gone.split(" ", 1)[0] and h[0].isdigit()]
+               for gone in sections - set(there)}
+    assert not renamed, f"{stem} has no heading (now, with the same number: helpers/grading/_mistakes.py): {renamed}"
 
 
 @pytest.mark.parametrize("name", sorted(CHECKERS))

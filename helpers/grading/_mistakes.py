@@ -19,6 +19,10 @@ NOTEBOOKS = {
     5: ("05_norm_placement", "Post-norm contra pre-norm"),
 }
 
+# headings several entries name (a notebook that renames one changes it here; the test says which)
+_EACH_TOKEN = "4. Cada token por su cuenta (y no el batch)"  # 03
+_USE_LOSS = "6. Sin máscara, GPT aprende a copiar"  # 04
+
 # exercise -> the section of its «Tu turno» (a markdown heading of its notebook, without the #), where a mistake
 # names no other
 SECTIONS = {
@@ -31,7 +35,7 @@ SECTIONS = {
     "rms_norm": "7. RMSNorm, la de LLaMA",
     "block_pre": "2. El bloque del paper, en una clase",
     "mask": "5. La máscara causal: de este bloque a GPT",
-    "use_loss": "6. Sin máscara, GPT aprende a copiar",
+    "use_loss": _USE_LOSS,
     "block_count": "7. Contar parámetros, hasta GPT-3",
     "gpt_count": "7. Contar parámetros, hasta GPT-3",
     "escape_step": "Salir de la meseta",
@@ -157,10 +161,10 @@ CATALOGUE = {
                                   "otro valor?"),
     ("layer_norm", "hard_coded_d"): ("divide por 4 fijo", "", "¿Qué hace .mean(dim=-1) que no hace dividir por 4? "
                                      "Probalo con un token de d = 8."),
-    ("layer_norm", "batch_axis"): ("normaliza sobre el batch", "4. Cada token por su cuenta (y no el batch)", "En un "
+    ("layer_norm", "batch_axis"): ("normaliza sobre el batch", _EACH_TOKEN, "En un "
                                    "batch de 8 ejemplos cambiamos solo el ejemplo 1: ¿cambia la salida del ejemplo 0 "
                                    "con LayerNorm? ¿Y con BatchNorm?"),
-    ("layer_norm", "token_axis"): ("normaliza sobre los tokens", "4. Cada token por su cuenta (y no el batch)",
+    ("layer_norm", "token_axis"): ("normaliza sobre los tokens", _EACH_TOKEN,
                                    "¿Sobre qué números saca LayerNorm cada media: los d de un token o los T tokens de "
                                    "la frase? ¿Qué pasaría al cambiar un solo token?"),
     ("layer_norm", "all_axes"): ("una media para todo el tensor", "", "Una frase de forma (2, 4): ¿qué forma tiene "
@@ -190,7 +194,7 @@ CATALOGUE = {
     ("rms_norm", "sum_not_mean"): ("suma de cuadrados, no media", "", "¿Por qué la RMS usa la media de los cuadrados "
                                    "y no su suma? ¿Qué le pasa a la suma cuando d crece?"),
     ("rms_norm", "no_gamma"): ("sin γ", "", "¿Qué aprende RMSNorm? ¿Cuántos números tiene una de d = 4 096?"),
-    ("rms_norm", "batch_axis"): ("promedia sobre el batch", "4. Cada token por su cuenta (y no el batch)", "¿De quién "
+    ("rms_norm", "batch_axis"): ("promedia sobre el batch", _EACH_TOKEN, "¿De quién "
                                  "es cada RMS: de un token, o de una posición a lo largo del batch?"),
     ("rms_norm", "mean_abs"): ("media de los valores absolutos", "", "Para [2, 4, 6, 8], ¿cuánto da la media de los "
                                "valores absolutos y cuánto la RMS?"),
