@@ -8,6 +8,10 @@ it as not for publication, --medidas PATH writes elsewhere.
 
     .venv/bin/python benchmarks/bench_grading.py [--n 40] [-j 2 1] [--todas] [--sandbox] [--sin-bucle] [--prueba]
         [--notebook notebooks/03_layernorm.ipynb ...]
+
+Each run also times what the class report adds (issue 47: under 5 s for 200 submissions), written from the graded
+rows and again from the CSV; --solo-informe times only that, on the results the submissions were built to get
+(no kernel: seconds).
 """
 
 from __future__ import annotations
@@ -61,11 +65,45 @@ def submissions(student, n: int, folder: Path, endless: bool = True) -> list[Pat
     return paths
 
 
+def _as_built(paths: list[Path], per_path: dict) -> list:
+    """What grading gives the submissions of ``submissions``, from how each was built, without running a kernel."""
+    out = []
+    for path in paths:
+        i, tasks, r = int(path.stem.rsplit("_", 1)[1]), per_path[path][0], grading.Result(path.name)
+        for j, ex in enumerate(tasks):
+            kind, gallery = (i + j) % 4, getattr(helpers.check, ex.name).mistakes
+            broken = (i % 10 == 3 and j == 0) or (i % 10 == 7 and j == len(tasks) - 1)
+            r.mistakes[ex.name] = ("missing" if broken else None if kind < 2 else
+                                   gallery[i % len(gallery)].key if kind == 2 else "not_attempted")
+            r.points[ex.name], r.out_of[ex.name] = int(r.mistakes[ex.name] is None), 1
+        out.append(r)
+    return out
+
+
+def _report_seconds(paths, results, folder: Path) -> str:
+    """What the class report adds to grading: written from the rows (as calificar does), then from the CSV."""
+    chosen = grading.latest(grading.collect(paths, {}))
+    by_path = dict(zip(paths, results, strict=True))
+    rows = grading.student_rows(chosen, [by_path[s.path] for s in chosen])
+    grading.write_csv(rows, {}, folder / "notas.csv")
+    start, cpu = time.perf_counter(), time.process_time()
+    grading.write_report(rows, folder / "informe.html", source="notas.csv")
+    fresh, fresh_cpu = time.perf_counter() - start, time.process_time() - cpu
+    start = time.perf_counter()
+    grading.report_from_csv(folder / "notas.csv", folder / "informe_csv.html")
+    again = time.perf_counter() - start
+    size = (folder / "informe.html").stat().st_size
+    return (f"informe de la clase ({len(paths)} entregas, {len(rows)} estudiantes): {fresh:.1f} s desde la "
+            f"calificación ({fresh_cpu:.1f} s de CPU), {again:.1f} s desde el CSV; {size / 1e6:.2f} MB")
+
+
 def _timed(paths, per_path, jobs: int, protect, everything: bool):
     start = time.perf_counter()
     results = grading.grade_all(paths, jobs=jobs, protect=protect, say=lambda line: None, per_path=per_path,
                                 everything=everything)
-    return results, time.perf_counter() - start
+    wall = time.perf_counter() - start
+    print(_report_seconds(paths, results, paths[0].parent.parent), flush=True)  # the report, after its grading
+    return results, wall
 
 
 def main() -> None:
@@ -75,6 +113,8 @@ def main() -> None:
     p.add_argument("--todas", action="store_true", help="also grade running every cell (calificar --todas)")
     p.add_argument("--sin-bucle", action="store_true", help="without the endless cell")
     p.add_argument("--sandbox", action="store_true", help="grade under helpers.grading's protections, as calificar")
+    p.add_argument("--solo-informe", action="store_true", help="only the class report, on the results the "
+                                                                "submissions were built to get (no kernel)")
     p.add_argument("--notebook", nargs="+", default=sorted(str(n) for n in Path("notebooks").glob("0[1-5]_*.ipynb")))
     p.add_argument("--medidas", default=str(measurements.FILE), help="where the run is added ('': nowhere)")
     p.add_argument("--prueba", action="store_true", help="a trial run: recorded as not for publication")
@@ -95,6 +135,9 @@ def main() -> None:
             made = submissions(student, args.n, folder, endless=not args.sin_bucle)
             paths += made
             per_path.update(dict.fromkeys(made, (grading.exercises(student), None)))
+        if args.solo_informe:
+            print(_report_seconds(paths, _as_built(paths, per_path), Path(tmp)))
+            return
         modes = [(j, False) for j in args.j] + ([(min(args.j), True)] if args.todas else [])
         for jobs, everything in modes:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)

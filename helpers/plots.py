@@ -44,6 +44,11 @@ COLORS = {
     "layernorm": "#F0E442",   # yellow: a LayerNorm box in a diagram, wherever it sits
     "masked": "#0072B2",      # notebook 04's experiment: trained with the causal mask (blue, solid)
     "unmasked": "#D55E00",    # and without it (vermillion, dashed)
+    # the class report of helpers.grading: how a class did in one exercise (each bar also labelled, some hatched)
+    "correct": "#009E73",         # bluish green
+    "known mistake": "#D55E00",   # vermillion: one of the checker's named mistakes
+    "other mistake": "#555555",   # dark grey, cross-hatched
+    "not attempted": "#BBBBBB",   # light grey, striped
 }
 
 

@@ -201,7 +201,8 @@ def test_the_command_prints_a_name_under_two_ids(tmp_path, capsys, no_kernels):
 
 def test_the_student_data_the_guide_creates_is_ignored_by_git():
     """The paths docs/docente.md tells a teacher to make in the repository (calificar's folder and --csv, the
-    feedback folder beside it, the points file, Colab's zips) hold names and ids: git must ignore them."""
+    feedback folder beside it, the points file, Colab's zips, the class report) hold names and ids: git must ignore
+    them."""
     import re
     import subprocess
     guide = (ROOT / "docs" / "docente.md").read_text(encoding="utf-8")
@@ -211,7 +212,9 @@ def test_the_student_data_the_guide_creates_is_ignored_by_git():
     made |= {f"{folder}/ana.txt" for folder in re.findall(r"`(\w+)/<estudiante>\.txt`", guide)}
     made |= set(re.findall(r"Guardalo como `([\w.]+)` en la carpeta del repositorio", guide))
     made |= set(re.findall(r"\b([\w]+\.zip)\b", guide)) - {"autograder.zip"}
-    assert {"entregas/Ana/Copia de 03_layernorm.ipynb", "notas.csv", "devoluciones/ana.txt", "puntos.ini"} <= made, made
+    made |= set(re.findall(r"\b(informe[\w.-]*\.html)\b", guide))  # the class report, with names if asked
+    assert {"entregas/Ana/Copia de 03_layernorm.ipynb", "notas.csv", "devoluciones/ana.txt", "puntos.ini",
+            "informe.html", "informe-con-nombres.html"} <= made, made
     if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     shown = subprocess.run(["git", "check-ignore", "--no-index", "--verbose", "--non-matching", *sorted(made)],

@@ -30,6 +30,7 @@ HELPER_FIGURES = {
     "widgets.FourNumbers / GammaBeta": {"input", "output"},
     "plots.draw_exploration": {"post-norm", "pre-norm", "baseline"},
     "plots.block_diagram": {"layernorm", "residual"},
+    "grading report (helpers.grading._report)": {"correct", "known mistake", "other mistake", "not attempted"},
 }
 
 

@@ -9,8 +9,10 @@
 - docente.md, the teacher's guide: docs/docente.md (its one source) with its links made to work on the site: a
   notebook's becomes that notebook's page; any other repository file or folder, and a code span that names one
   (`helpers/check/exercises/`), links to the repository at this version's tag (blob/ or tree/v<version>/); a
-  picture is copied beside the page; the build stops on a link to a path the repository does not have; a Python
-  block with IPython's %magic or !shell lines is highlighted as IPython;
+  picture is copied beside the page, and a PNG linked to itself (`[![alt](x.png)](x.png)`) becomes a figure as
+  the notebooks' are (in _static/figuras/, shown at half its width, linked to itself); the build stops on a link
+  to a path the repository does not have; a Python block with IPython's %magic or !shell lines is highlighted as
+  IPython;
 - the notebooks, as stored (nothing is executed), with what a page nobody can run needs:
   - Colab badges become text links (the badge image is on Google's server: no request may leave the site),
     and every Colab link opens the learner's copy (notebooks/colab/) of the version this site shows
@@ -52,7 +54,9 @@ TEACHER = ROOT / "docs" / "docente.md"
 FENCE = re.compile(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[`~]*[ \t]*$")
 # a Markdown link or picture (its text may hold code spans), or a code span: matched left to right, so a code
 # span inside a link's text stays plain and a link inside a code span is no link
-LINK_OR_CODE = re.compile(r"(?P<image>!?)\[(?P<text>(?:[^\[\]`]|`[^`]*`)*)\]"
+# a picture linked to itself, [![alt](x.png)](x.png), then a link or a picture, then a code span
+LINK_OR_CODE = re.compile(r"\[!\[(?P<alt>[^\[\]]*)\]\((?P<picture>[^()\s]+)\)\]\((?P=picture)\)"
+                          r"|(?P<image>!?)\[(?P<text>(?:[^\[\]`]|`[^`]*`)*)\]"
                           r'\((?P<target>[^()\s]+)(?P<title>\s+"[^"]*")?\)'
                           r"|(?P<ticks>`+)(?P<code>[\s\S]+?)(?P=ticks)")
 REFERENCE = re.compile(r"(?m)^(?P<label> {0,3}\[[^\]]+\]:[ \t]*)(?P<target>\S+)")
@@ -138,10 +142,25 @@ def teacher_target(target: str, image: bool = False) -> str:
     return site_address(rel, f"#{anchor}" if anchor else "")
 
 
+def teacher_figure(target: str, alt: str) -> str:
+    """A PNG of docs/docente.md linked to itself: copied to _static/figuras/, shown at half its pixels."""
+    rel = in_repository(TEACHER.parent / target)
+    if rel is None or not rel.endswith(".png"):
+        sys.exit(f"docs/docente.md shows {target}, which is not a PNG in the repository")
+    png = (ROOT / rel).read_bytes()
+    figures = OUT / "_static" / "figuras"
+    figures.mkdir(parents=True, exist_ok=True)
+    (figures / Path(rel).name).write_bytes(png)
+    width, height = png_size(png)
+    return figure_link(f"_static/figuras/{Path(rel).name}", alt, width // 2, height // 2)
+
+
 def teacher_prose(text: str) -> str:
     """The links of a stretch of docente.md outside its code blocks; a code span that names a repository path
     with a folder in it (`helpers/check/exercises/`) becomes a link to it."""
     def one(m: re.Match) -> str:
+        if m.group("picture"):  # as the notebooks' figures: shown at half its width, the file one tap away
+            return teacher_figure(m.group("picture"), m.group("alt"))
         if m.group("ticks"):
             code = m.group("code").strip()
             rel = in_repository(ROOT / code) if "/" in code and PATH.fullmatch(code) else None

@@ -262,18 +262,37 @@ def _cells(row: Row, stems: list[str], names: list[str], known: dict[str, Assign
             *(messages.get(n, "") for n in names), " | ".join(problems)]
 
 
+# The CSV says which of its layouts it is: 2 added each exercise's «error <ejercicio>» (the class report reads them)
+_FORMAT_COLUMN, _FORMAT = "formato de calificar", "2"
+_ERROR = "error "  # «error <ejercicio>»: _RIGHT, _NOT_ATTEMPTED or the checker's key; empty where not handed in
+_RIGHT, _NOT_ATTEMPTED = "ninguno", "sin_intentar"
+
+
+def _outcome(result: Result, name: str) -> str:
+    """What «error <ejercicio>» records for one exercise of one submission ("" where it was not graded there)."""
+    if name not in result.points:
+        return ""
+    mistake = result.mistakes.get(name)
+    if mistake == "not_attempted":
+        return _NOT_ATTEMPTED
+    return mistake or (_RIGHT if result.points[name] > 0 else "unknown")
+
+
 def write_csv(rows: list[Row], known: dict[str, Assignment], path: Path, delimiter: str = ",",
               zone: Zone | None = None) -> None:
     """One row per student: notebooks' points, total, each exercise's points, files, time (in ``zone``, this
-    machine's by default), resubmissions, alerts, each failed check's message and the problems running it (UTF-8
-    with BOM, for spreadsheets)."""
+    machine's by default), resubmissions, alerts, each failed check's message, the problems running it, each
+    exercise's mistake (its checker's key) and the layout's number (UTF-8 with BOM, for spreadsheets)."""
     stems, names = _columns(known, rows)
     with open(path, "w", newline="", encoding="utf-8-sig") as f:
         out = csv.writer(f, delimiter=delimiter)
         out.writerow(["estudiante", "legajo", *stems, "total", "de", *names, "archivos", "hora de entrega",
-                      "reentregas", "alertas", *(f"mensaje {n}" for n in names), "problemas"])
+                      "reentregas", "alertas", *(f"mensaje {n}" for n in names), "problemas",
+                      *(_ERROR + n for n in names), _FORMAT_COLUMN])
         for row in rows:
-            out.writerow(_cells(row, stems, names, known, zone))
+            results = [res for _, res in row.graded.values()]
+            errors = [next((o for o in (_outcome(res, n) for res in results) if o), "") for n in names]
+            out.writerow([*_cells(row, stems, names, known, zone), *errors, _FORMAT])
 
 
 def _slug(text: str) -> str:

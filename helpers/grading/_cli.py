@@ -1,4 +1,4 @@
-"""python -m helpers.grading: the teacher's command line (``armar``, ``calificar``)."""
+"""python -m helpers.grading: the teacher's command line (``armar``, ``calificar``, ``informe``)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from ._class import (
 from ._grade import CELL_TIMEOUT_S
 from ._identity import course_zone
 from ._points import PointsError
+from ._report import REPORT_NAME, ReportError, report_from_csv, write_report
 
 __all__ = ["main"]
 
@@ -60,7 +61,21 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--separador", default=",", help="separador del CSV (por defecto «,»; «;» para Excel en español)")
     c.add_argument("--zona", help="la zona horaria de tu curso, para las horas de entrega (por ejemplo "
                                   "America/Argentina/Buenos_Aires; por defecto, la de esta máquina, y lo dice)")
+    c.add_argument("--informe", help=f"dónde escribe el informe de la clase (por defecto, {REPORT_NAME} al lado del "
+                                     "CSV)")
+    _names_option(c)
+    i = sub.add_parser("informe", help="arma de nuevo el informe de la clase desde el CSV que escribió calificar, sin "
+                                       "calificar otra vez")
+    i.add_argument("csv", help="el CSV que escribió calificar (por ejemplo notas.csv)")
+    i.add_argument("--salida", help=f"dónde escribirlo (por defecto, {REPORT_NAME} al lado del CSV)")
+    _names_option(i)
     return p
+
+
+def _names_option(parser) -> None:
+    parser.add_argument("--con-nombres", action="store_true",
+                        help="el informe dice quién cometió cada error (para vos: sin esto, cuenta y no nombra a "
+                             "nadie, y se puede mostrar en clase)")
 
 
 def _writable_dir(folder: Path) -> bool:
@@ -70,20 +85,28 @@ def _writable_dir(folder: Path) -> bool:
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
-def _outputs_problem(csv_path: Path, feedback: Path) -> str:
-    """Why the CSV or the feedback folder cannot be written, in Spanish; "" if both can. Checked before grading."""
-    if csv_path.is_dir():
-        return f"--csv: «{csv_path}» es una carpeta; poné el nombre del archivo, por ejemplo {csv_path / 'notas.csv'}"
-    if not csv_path.parent.is_dir():
-        return (f"--csv: no existe la carpeta «{csv_path.parent}», donde iría {csv_path.name}: creala o poné "
-                "otra ruta")
-    if not os.access(csv_path.parent, os.W_OK | os.X_OK) or (csv_path.exists() and not os.access(csv_path, os.W_OK)):
-        return f"--csv: no puedo escribir «{csv_path}»: elegí una carpeta tuya"
+def _file_problem(option: str, path: Path, example: str) -> str:
+    """Why ``path`` cannot be written as a file, in Spanish; "" if it can."""
+    if path.is_dir():
+        return f"{option}: «{path}» es una carpeta; poné el nombre del archivo, por ejemplo {path / example}"
+    if not path.parent.is_dir():
+        return f"{option}: no existe la carpeta «{path.parent}», donde iría {path.name}: creala o poné otra ruta"
+    if not os.access(path.parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{option}: no puedo escribir «{path}»: elegí una carpeta tuya"
+    return ""
+
+
+def _outputs_problem(csv_path: Path, feedback: Path, report: Path | None = None) -> str:
+    """Why the CSV, the feedback folder or the report cannot be written, in Spanish; "" if all can. Checked before
+    grading."""
+    problem = _file_problem("--csv", csv_path, "notas.csv")
+    if problem:
+        return problem
     if feedback.exists() and not feedback.is_dir():
         return f"--devoluciones: «{feedback}» es un archivo; poné una carpeta (la creo si no existe)"
     if not _writable_dir(feedback):
         return f"--devoluciones: no puedo crear ni escribir la carpeta «{feedback}»: elegí una carpeta tuya"
-    return ""
+    return _file_problem("--informe", report, REPORT_NAME) if report else ""
 
 
 def _paths(where: Path) -> list[Path]:
@@ -117,12 +140,13 @@ def _armar(args) -> int:
 
 def _calificar(args) -> int:
     feedback = Path(args.devoluciones) if args.devoluciones else Path(args.csv).parent / "devoluciones"
+    report = Path(args.informe) if args.informe else Path(args.csv).with_name(REPORT_NAME)
     try:
         zone = course_zone(args.zona)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    problem = _outputs_problem(Path(args.csv), feedback)
+    problem = _outputs_problem(Path(args.csv), feedback, report)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -164,6 +188,33 @@ def _calificar(args) -> int:
     made = write_feedback(rows, feedback, known)
     print(f"escribí {args.csv}: {len(rows)} estudiantes, {len(paths)} archivos ({len(paths) - len(chosen)} "
           f"reentregas viejas sin calificar); {len(made)} devoluciones en {feedback}/")
+    try:
+        _said(write_report(rows, report, args.con_nombres, Path(args.csv).name), report, args.con_nombres)
+    except ReportError as e:
+        print(f"no escribí el informe de la clase: {e}")
+    return 0
+
+
+def _said(made, path: Path, names: bool) -> None:
+    """What calificar and informe print about the report they wrote."""
+    for note in made.notes:
+        print(f"ojo, informe: {note}")
+    who = ("con nombres: es para vos, no lo muestres en clase" if names else
+           "sin nombres: lo podés mostrar en clase; --con-nombres agrega quién cometió cada error")
+    print(f"escribí el informe de la clase en {path} ({who})")
+
+
+def _informe(args) -> int:
+    out = Path(args.salida) if args.salida else Path(args.csv).with_name(REPORT_NAME)
+    problem = _file_problem("--salida", out, REPORT_NAME)
+    try:
+        if problem:
+            raise ReportError(problem)
+        made, out = report_from_csv(Path(args.csv), out, args.con_nombres)
+    except ReportError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    _said(made, out, args.con_nombres)
     return 0
 
 
@@ -172,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.comando == "armar":
         return _armar(args)
+    if args.comando == "informe":
+        return _informe(args)
     if args.procesos < 1 or args.tiempo <= 0 or args.memoria < 256:
         print("error: -j tiene que ser al menos 1, --tiempo mayor que 0 y --memoria al menos 256 (MB)",
               file=sys.stderr)

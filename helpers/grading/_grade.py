@@ -36,7 +36,10 @@ for _nombre, _prueba in {tests!r}:
         exec(_prueba, globals())
         _calificacion[_nombre] = [1, "", None]
     except AssertionError as _e:
-        _calificacion[_nombre] = [0, str(_e), getattr(globals().get("veredicto"), "mistake", None)]
+        _visto = globals().get("veredicto")
+        _calificacion[_nombre] = [0, str(_e), "missing" if _visto is None else "not_attempted"
+                                  if getattr(_visto, "status", None) == "not_attempted" else
+                                  getattr(_visto, "mistake", None)]
     except BaseException as _e:
         _calificacion[_nombre] = [0, f"la prueba falló: {{type(_e).__name__}}: {{_e}}", "error"]
     print({mark!r} + _json.dumps({{_nombre: _calificacion[_nombre]}}), flush=True)
@@ -45,7 +48,10 @@ for _nombre, _prueba in {tests!r}:
 
 @dataclass
 class Result:
-    """One submission's grade: points, message and mistake id per exercise, and what went wrong running it."""
+    """One submission's grade: points, message and mistake id per exercise, and what went wrong running it.
+
+    ``mistakes``: None where right; else the checker's key (``Verdict.mistake``), or ``not_attempted`` (the stub as
+    handed out), ``missing`` (no answer to check), ``error`` (the test itself failed), ``not_graded`` (not run)."""
 
     submission: str
     points: dict[str, float] = field(default_factory=dict)

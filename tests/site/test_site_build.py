@@ -83,6 +83,19 @@ def test_teacher_links(source, site):
     assert prepare.teacher_page(source) == site
 
 
+def test_a_teacher_picture_linked_to_itself_is_a_figure_as_the_notebooks(tmp_path, monkeypatch):
+    """docs/docente.md's picture of the class report: shown at half its pixels, the same file one tap away."""
+    monkeypatch.setattr(prepare, "OUT", tmp_path)
+    alt = "El informe de una clase: arriba, los tres errores más comunes"
+    png = (prepare.ROOT / "docs" / "informe.png").read_bytes()
+    width, height = prepare.png_size(png)
+    assert prepare.teacher_page(f"[![{alt}](informe.png)](informe.png)") == \
+        prepare.figure_link("_static/figuras/informe.png", alt, width // 2, height // 2)
+    assert (tmp_path / "_static" / "figuras" / "informe.png").read_bytes() == png
+    with pytest.raises(SystemExit, match="not a PNG in the repository"):
+        prepare.teacher_page("[![x](no_hay.png)](no_hay.png)")
+
+
 @pytest.mark.parametrize("source", ["[x](../helpers/no_such_module.py)", "[x](../build/grading/)",
                                     "[x](../../elsewhere.md)"])
 def test_teacher_link_to_what_the_repository_lacks_stops_the_build(source):
