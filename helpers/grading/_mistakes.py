@@ -20,8 +20,8 @@ NOTEBOOKS = {
 }
 
 # headings several entries name (a notebook that renames one changes it here; the test says which)
-_EACH_TOKEN = "4. Cada token por su cuenta (y no el batch)"  # 03
-_USE_LOSS = "6. Sin máscara, GPT aprende a copiar"  # 04
+_EACH_TOKEN = "4. ¿Cada token por su cuenta, o todo el batch?"  # 03
+_USE_LOSS = "6. Un GPT con máscara y otro sin ella"  # 04
 
 # exercise -> the section of its «Tu turno» (a markdown heading of its notebook, without the #), where a mistake
 # names no other
