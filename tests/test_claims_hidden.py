@@ -12,7 +12,7 @@ import re
 import pytest
 from conftest import NOTEBOOKS, load
 
-TITLE = "# @title Comprobación (oculta): que el texto siga diciendo la verdad"
+TITLE = "# @title Comprobación automática: el texto de arriba, contra tus números"
 TAG = "claims"
 SHOWS = re.compile(r"\b(print|display|plt\.show|helpers\.plots\.show|show)\(")
 
