@@ -400,10 +400,15 @@ def test_hints_lead_without_being_the_answer(name):
     assert 2 <= len(checker.hints) <= 3
     code = [line.split("#")[0].strip() for line in checker.solution().code.splitlines()]
     code = [line for line in code if len(line) > 12 and not line.startswith(("def ", "class ", "super()"))]
-    for n in range(1, len(checker.hints) + 1):
+    total = len(checker.hints)
+    for n in range(1, total + 1):
         text = checker.hint(n)
         flat = " ".join(str(text).split())
-        assert flat.startswith(f"Pista {n} de {len(checker.hints)}: ") and checker.hints[n - 1] in flat
+        # the prompts say «hint(1) da una pista (y hint(2) otra, más directa)»: each hint names the next that way,
+        # and none counts them («Pista 1 de 3» read as a contradiction of a prompt that names two)
+        assert flat.startswith(f"Pista {n}: " if n < total else f"Pista {n}, la última: "), flat
+        assert checker.hints[n - 1] in flat and f"Pista {n} de" not in flat
+        assert (f"helpers.check.{name}.hint({n + 1}) da otra, más directa." in flat) == (n < total), flat
         assert repr(text) == str(text)  # shown as text, not as a quoted string
         for line in code:
             assert line not in flat, f"{name}.hint({n}) gives the solution's line {line!r}"
@@ -485,7 +490,10 @@ def test_a_student_copy_for_grading_turns_the_answer_off(name, monkeypatch):
         assert ".solution()" not in text
     if len(checker.hints) > 1:
         first = str(checker.hint(1))
-        assert first.startswith("Pista 1 de") and "desactivó" not in first and ".solution()" not in first
+        assert first.startswith("Pista 1") and "desactivó" not in first and ".solution()" not in first
+        last_on = " ".join(str(checker.hint(len(checker.hints) - 1)).split())  # points at no hint that is off
+        assert last_on.startswith(f"Pista {len(checker.hints) - 1}, la última de esta copia para entregar: ")
+        assert f".hint({len(checker.hints)})" not in last_on, last_on
     assert ".solution()" not in repr(checker) and ".hint(1)" in repr(checker)
     monkeypatch.setenv(_core.GRADED_ENV, "0")
     assert checker.solution().code == reference and "solution()" in str(checker.hint(len(checker.hints)))

@@ -850,17 +850,22 @@ class Exercise:
 
     # --- help
     def hint(self, n: int = 1, *extra, **kwargs) -> _Text:
-        """Hint number ``n`` (1 is the gentlest); in graded mode the last, the most direct, is off."""
+        """Hint number ``n`` (1 is the gentlest), naming the next, more direct one, as the notebooks' prompts do
+        («hint(1) da una pista (y hint(2) otra, más directa)»); in graded mode the last, the most direct, is off."""
         total = len(self.hints)
         if extra or kwargs or isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= total:
             return _Text(f"helpers.check.{self.name} tiene {total} pistas: helpers.check.{self.name}.hint(1) a "
                          f"helpers.check.{self.name}.hint({total}).")
         if graded() and n == total > 1:
             return _Text(_turned_off(f"la pista {n}, la que más se acerca a la respuesta", self.name, total - 1))
-        more = f" ¿Todavía no? helpers.check.{self.name}.hint({n + 1})" if n < total else (
-            "" if graded() else f" Si te rendiste: helpers.check.{self.name}.solution()")
-        text = f"Pista {n} de {total}: {self.hints[n - 1]}{more}"
-        return _Text(textwrap.fill(text, _WIDTH, break_on_hyphens=False))
+        last = total - 1 if graded() and total > 1 else total  # the last one this session gives
+        if n < last:
+            head, more = f"Pista {n}", f" ¿Todavía no? helpers.check.{self.name}.hint({n + 1}) da otra, más directa."
+        elif graded():
+            head, more = f"Pista {n}, la última de esta copia para entregar", ""
+        else:
+            head, more = f"Pista {n}, la última", f" Si te rendiste: helpers.check.{self.name}.solution()"
+        return _Text(textwrap.fill(f"{head}: {self.hints[n - 1]}{more}", _WIDTH, break_on_hyphens=False))
 
     def solution(self, *extra, **kwargs) -> _Solution | _Text:
         """The reference code, the same object the checker compares against (off in graded mode)."""

@@ -191,6 +191,12 @@ CATALOGUE = {
                               "su raíz? ¿Cuál deja al token con RMS 1?"),
     ("rms_norm", "divided_by_norm"): ("divide por la norma ‖x‖", "", "¿Cuánto vale ‖x‖ y cuánto la RMS para "
                                       "[2, 4, 6, 8]? ¿Qué relación hay entre las dos?"),
+    ("rms_norm", "norm_eps_outside"): ("divide por ‖x‖ + ε", "", "Para [2, 4, 6, 8], ¿cuánto vale ‖x‖ y cuánto la "
+                                       "RMS? ¿Y dónde va ε: sumado a ‖x‖, o adentro de la raíz?"),
+    ("rms_norm", "normalize"): ("F.normalize (norma 1, no RMS 1)", "", "¿Con qué queda un token después de "
+                                "F.normalize: norma 1 o RMS 1? ¿Cuánto vale cada una para [2, 4, 6, 8]?"),
+    ("rms_norm", "normalize_eps"): ("‖x‖ con ε de piso (clamp)", "", "¿Qué hace el eps de F.normalize: se suma "
+                                    "adentro de la raíz o pone un piso a ‖x‖? ¿Cuándo se nota la diferencia?"),
     ("rms_norm", "sum_not_mean"): ("suma de cuadrados, no media", "", "¿Por qué la RMS usa la media de los cuadrados "
                                    "y no su suma? ¿Qué le pasa a la suma cuando d crece?"),
     ("rms_norm", "no_gamma"): ("sin γ", "", "¿Qué aprende RMSNorm? ¿Cuántos números tiene una de d = 4 096?"),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F  # the name the notebooks use
 
 from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
 
@@ -77,17 +78,40 @@ def _no_sqrt(x, gamma, eps=1e-5):
     return gamma * x / (x.pow(2).mean(-1, keepdim=True) + eps)
 
 
-@mistakes.add("divided_by_norm", "Dividiste por la norma ‖x‖ (`x.norm(dim=-1)`), no por la RMS: la RMS es ‖x‖ / √d, "
-                                 "la raíz de la media de los cuadrados, no de su suma. Y ε va sumado adentro de la "
-                                 "raíz.")
+# dividing by the norm ‖x‖ = √d · RMS, with ε nowhere, inside the root, outside it, or as F.normalize's floor
+_BY_THE_NORM = ("no por la raíz de la media de los cuadrados: la RMS es ‖x‖ / √d, así que te falta dividir la "
+                "norma por √d.")
+
+
+@mistakes.add("divided_by_norm", f"Dividiste por la norma ‖x‖ (`x.norm(dim=-1)`), {_BY_THE_NORM} Y falta ε, "
+                                 "sumado adentro de la raíz: sin él, un token de ceros da nan.")
 def _divided_by_norm(x, gamma, eps=1e-5):
     return gamma * x / x.norm(dim=-1, keepdim=True)
 
 
-@mistakes.add("sum_not_mean", "Dividiste por la raíz de la suma de los cuadrados, que es la norma ‖x‖, no la RMS: "
-                              "la RMS usa la media de los cuadrados (la suma dividida por d).")
+@mistakes.add("norm_eps_outside", f"Dividiste por la norma ‖x‖ más ε, {_BY_THE_NORM} Y ε va sumado adentro de la "
+                                  "raíz, √(media(x²) + ε), no afuera.")
+def _norm_eps_outside(x, gamma, eps=1e-5):
+    return gamma * x / (x.norm(dim=-1, keepdim=True) + eps)
+
+
+@mistakes.add("sum_not_mean", "Dividiste por la raíz de la suma de los cuadrados, que es la norma ‖x‖, "
+                              f"{_BY_THE_NORM} La media es la suma dividida por d.")
 def _sum_not_mean(x, gamma, eps=1e-5):
     return gamma * x / torch.sqrt(x.pow(2).sum(-1, keepdim=True) + eps)
+
+
+@mistakes.add("normalize", f"Usaste F.normalize, que divide por la norma ‖x‖, {_BY_THE_NORM} Y ε va sumado adentro "
+                           "de la raíz: √(media(x²) + ε).")
+def _normalize(x, gamma, eps=1e-5):
+    return gamma * F.normalize(x, dim=-1)
+
+
+@mistakes.add("normalize_eps", f"Dividiste por la norma ‖x‖ con ε como piso (F.normalize con eps=eps, o "
+                               f"`.clamp(min=eps)`), {_BY_THE_NORM} Y ε va sumado adentro de la raíz: "
+                               "√(media(x²) + ε).")
+def _normalize_eps(x, gamma, eps=1e-5):
+    return gamma * F.normalize(x, dim=-1, eps=eps)
 
 
 @mistakes.add("no_gamma", "Ignoraste γ: el resultado se multiplica por gamma.")
