@@ -229,8 +229,8 @@ CATALOGUE = {
                                 "sandwich: ¿cuántas LayerNorm lleva cada bloque, y dónde?"),
     ("block_pre", "pre_and_post"): ("normaliza también la suma", "1. Dónde va la normalización", "Si además "
                                     "normalizás la suma, ¿la corriente sigue siendo x más los aportes?"),
-    ("block_pre", "final_layer_norm"): ("LayerNorm al final del bloque", "4. Pre-norm necesita una LayerNorm al "
-                                        "final", "¿Por qué pre-norm necesita una LayerNorm al final de la pila, y una "
+    ("block_pre", "final_layer_norm"): ("LayerNorm al final del bloque", "4. ¿Hace falta una LayerNorm al "
+                                        "final?", "¿Por qué pre-norm necesita una LayerNorm al final de la pila, y una "
                                         "sola?"),
     ("block_pre", "dropout_unused"): ("no usa el dropout", "", "¿Dónde pone el paper el dropout de cada subcapa? ¿Por "
                                       "qué en evaluación no se nota si falta?"),
@@ -303,7 +303,7 @@ CATALOGUE = {
     ("block_count", "per_head"): ("atención multiplicada por las cabezas", "", "Con 8 cabezas de d/8, ¿cuántos "
                                   "números tiene W_Q en total?"),
     # 04 · gpt_count
-    ("gpt_count", "no_final_layer_norm"): ("sin la LayerNorm final", "4. Pre-norm necesita una LayerNorm al final",
+    ("gpt_count", "no_final_layer_norm"): ("sin la LayerNorm final", "4. ¿Hace falta una LayerNorm al final?",
                                            "¿Dónde está la LayerNorm final de GPT-2, y por qué la necesita un modelo "
                                            "pre-norm?"),
     ("gpt_count", "no_positions"): ("sin embeddings de posición", "", "¿Cómo sabe GPT-2 en qué posición está cada "
