@@ -214,8 +214,9 @@ def _browser(p):
 
 
 def _answer_prediction(page, key: str) -> None:
-    """The notebook's prediction question: readable, and each press answers with that option's sentence
-    (helpers.predictions.verdict), a wrong one first, then the right one."""
+    """The notebook's prediction question: readable; the first press is the bet and is answered with the right
+    option and why (helpers.predictions.first); a later press answers that option below, labelled as after the
+    bet (predictions.after), and leaves the bet as it was. A wrong option first, then the right one."""
     from playwright.sync_api import expect
 
     from helpers import predictions
@@ -226,9 +227,13 @@ def _answer_prediction(page, key: str) -> None:
         has=page.get_by_role("button", name=f"{predictions.LETTERS[len(q.options) - 1]})", exact=True)).last
     box.scroll_into_view_if_needed()
     right = next(i for i, o in enumerate(q.options) if o.correct)
-    for i in (1 - min(right, 1), right):  # a wrong option (a, or b when a is right), then the right one
-        box.get_by_role("button", name=f"{predictions.LETTERS[i]})", exact=True).click()
-        expect(box.locator(".prediccion-respuesta")).to_have_text(predictions.verdict(key, i))
+    wrong = 1 - min(right, 1)  # a, or b when a is right
+    bet = f"Tu apuesta: {predictions.first(key, wrong)}"
+    box.get_by_role("button", name=f"{predictions.LETTERS[wrong]})", exact=True).click()
+    expect(box.locator(".prediccion-respuesta")).to_have_text(bet)
+    box.get_by_role("button", name=f"{predictions.LETTERS[right]})", exact=True).click()
+    expect(box.locator(".prediccion-despues")).to_have_text(predictions.after(key, right))
+    expect(box.locator(".prediccion-respuesta")).to_have_text(bet)  # the bet stays the first answer
     box.screenshot(path=str(ARTIFACTS / f"7_apuesta_{key}.png"))
 
 
