@@ -80,8 +80,9 @@ def _as_built(paths: list[Path], per_path: dict) -> list:
     return out
 
 
-def _report_seconds(paths, results, folder: Path) -> str:
-    """What the class report adds to grading: written from the rows (as calificar does), then from the CSV."""
+def _report_seconds(paths, results, folder: Path) -> tuple[str, dict]:
+    """What the class report adds to grading: written from the rows (as calificar does), then from the CSV; the
+    line to print and the figures to record."""
     chosen = grading.latest(grading.collect(paths, {}))
     by_path = dict(zip(paths, results, strict=True))
     rows = grading.student_rows(chosen, [by_path[s.path] for s in chosen])
@@ -94,7 +95,9 @@ def _report_seconds(paths, results, folder: Path) -> str:
     again = time.perf_counter() - start
     size = (folder / "informe.html").stat().st_size
     return (f"informe de la clase ({len(paths)} entregas, {len(rows)} estudiantes): {fresh:.1f} s desde la "
-            f"calificación ({fresh_cpu:.1f} s de CPU), {again:.1f} s desde el CSV; {size / 1e6:.2f} MB")
+            f"calificación ({fresh_cpu:.1f} s de CPU), {again:.1f} s desde el CSV; {size / 1e6:.2f} MB",
+            {"submissions": len(paths), "students": len(rows), "from_rows_s": round(fresh, 2),
+             "from_rows_cpu_s": round(fresh_cpu, 2), "from_csv_s": round(again, 2), "bytes": size})
 
 
 def _timed(paths, per_path, jobs: int, protect, everything: bool):
@@ -102,8 +105,9 @@ def _timed(paths, per_path, jobs: int, protect, everything: bool):
     results = grading.grade_all(paths, jobs=jobs, protect=protect, say=lambda line: None, per_path=per_path,
                                 everything=everything)
     wall = time.perf_counter() - start
-    print(_report_seconds(paths, results, paths[0].parent.parent), flush=True)  # the report, after its grading
-    return results, wall
+    line, report = _report_seconds(paths, results, paths[0].parent.parent)  # the report, after its grading
+    print(line, flush=True)
+    return results, wall, report
 
 
 def main() -> None:
@@ -136,12 +140,17 @@ def main() -> None:
             paths += made
             per_path.update(dict.fromkeys(made, (grading.exercises(student), None)))
         if args.solo_informe:
-            print(_report_seconds(paths, _as_built(paths, per_path), Path(tmp)))
+            line, report = _report_seconds(paths, _as_built(paths, per_path), Path(tmp))
+            print(line)
+            if args.medidas:  # no grading run: the report's figures alone (no row of the grading table)
+                settings = {"n": args.n, "notebooks": [Path(n).stem for n in args.notebook], "solo_informe": True}
+                measurements.record(measurements.entry("grading", settings, {"modes": [], "report": report},
+                                                       publish=not args.prueba), args.medidas)
             return
         modes = [(j, False) for j in args.j] + ([(min(args.j), True)] if args.todas else [])
         for jobs, everything in modes:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            results, wall = _timed(paths, per_path, jobs, protect, everything)
+            results, wall, report = _timed(paths, per_path, jobs, protect, everything)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
             runs[jobs, everything] = [(r.points, r.messages) for r in results]
@@ -152,7 +161,7 @@ def main() -> None:
                   f"({wall:.0f} s), {cpu:.0f} s de CPU de los procesos hijos; por entrega: "
                   + ", ".join(f"{nb[:2]} {sum(t) / len(t):.1f} s" for nb, t in per_nb.items()), flush=True)
             measured.append({"j": jobs, "todas": everything, "sandbox": bool(protect), "wall_s": round(wall, 1),
-                             "cpu_s": round(cpu, 1),
+                             "cpu_s": round(cpu, 1), "report": report,
                              "per_notebook_s": {nb: round(sum(t) / len(t), 2) for nb, t in per_nb.items()}})
     first = next(iter(runs.values()))
     same = all(r == first for r in runs.values())
