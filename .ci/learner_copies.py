@@ -20,11 +20,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 COPIES = NOTEBOOKS / "colab"
+# helpers.predictions is pure (no torch). A Python without helpers takes the checkout's; where helpers is installed
+# (the tests in Colab's environment) sys.path stays as it was, or later imports and metadata would read the checkout.
 try:
-    from helpers import predictions  # pure: no torch
-except ModuleNotFoundError:  # a Python without helpers: the checkout's. Imported where helpers is installed (the
-    sys.path.insert(0, str(ROOT))  # tests in Colab's environment), sys.path stays as it was: with the checkout first,
-    from helpers import predictions  # a later test read the checkout's egg-info as the installed helpers'
+    from helpers import predictions
+except ModuleNotFoundError:
+    sys.path.insert(0, str(ROOT))
+    from helpers import predictions
 
 
 def answering_cells(notebook: str) -> set[str]:
