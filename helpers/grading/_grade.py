@@ -21,11 +21,26 @@ from ._assign import POINTS, test_source
 from ._needed import needed
 from ._notebook import CELL_PLACE, GRADED_ENV, Exercise, exercises, label_cells
 
-__all__ = ["CELL_TIMEOUT_S", "KILL_AFTER_S", "Result", "grade"]
+__all__ = ["CELL_TIMEOUT_S", "KILL_AFTER_S", "STARTUP_TIMEOUT_S", "Result", "grade"]
 
 CELL_TIMEOUT_S = 120  # one cell of a submission longer than this is interrupted; the lesson's slowest takes ~60 s
 KILL_AFTER_S = 10  # a cell still running this long after its interrupt (it caught it) is cut: the kernel is killed
+STARTUP_TIMEOUT_S = 120  # a kernel that has not answered this long after it started (torch loaded) did not start
 _MARK = "@@leccion06-calificacion@@"
+# The kernel's launcher (what `python -m ipykernel_launcher` does) with torch loaded first: the setup cell's
+# `import torch` (4 s of CPU on a slow core, over 20 s with four kernels on two cores) then takes no time, so a
+# cell's time limit measures the submission's own code. Nothing of this reaches the student's namespace.
+_LAUNCHER = """\
+import sys
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+try:
+    __import__("torch")
+except Exception:
+    pass
+from ipykernel import kernelapp
+kernelapp.launch_new_instance()
+"""
 _IMPORTS_HELPERS = re.compile(r"^\s*(?:import|from)\s+helpers\b", re.M)
 _RUNNER = """\
 import json as _json
@@ -96,7 +111,7 @@ def _client(nb, timeout: float, home: str, protect: _sandbox.Protections | None,
 
         def format_kernel_cmd(self, extra_arguments=None):
             # this Python (the one with helpers, the one the sandbox shows), whatever kernelspec python3 names
-            cmd = [sys.executable, "-Xfrozen_modules=off", "-m", "ipykernel_launcher", "-f", self.connection_file]
+            cmd = [sys.executable, "-Xfrozen_modules=off", "-c", _LAUNCHER, "-f", self.connection_file]
             return _sandbox.wrap(cmd, protect, home, env) if protect else cmd
 
     class _Deadlined(NotebookClient):
@@ -119,7 +134,8 @@ def _client(nb, timeout: float, home: str, protect: _sandbox.Protections | None,
             raise _Stopped(cell_index, time.monotonic() - start, cut=True)
 
     return _Deadlined(nb, kernel_manager_class=_Guarded, kernel_name="python3", timeout=timeout, allow_errors=True,
-                      interrupt_on_timeout=True, resources={"metadata": {"path": home}}, record_timing=False)
+                      startup_timeout=STARTUP_TIMEOUT_S, interrupt_on_timeout=True,
+                      resources={"metadata": {"path": home}}, record_timing=False)
 
 
 def _problems(cells) -> list[str]:
