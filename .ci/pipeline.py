@@ -76,6 +76,10 @@ def stages() -> list[Stage]:
         st("install", "install", 15, cores=0, after=(), note=".venv from nothing"),
         st("compat-env", "compat-env", 20, cores=0, after=(), note="Colab's Python and packages"),
         st("site-env", "site-env", 10, cores=0, after=(), note=".venv-site and MathJax (npm ci)"),
+        # the longest one-core stage first: started last (as it was), it ran alone on a 2-core Zen 1 EPYC for 16 of
+        # its 18 min while the two-core grid stages waited for it (60:33 in all; this order, 53 min in a replay)
+        st("site", "test-site", 20, after=("site-env", "ci-deps", "install"),
+           note="build the site, test it in Chromium"),
         st("nbval", "nbval", 10, note="strict nbval, native kernels, 1 thread"),
         # the unit tests in two parts: on a 2-core AMD EPYC with AVX2 only (Zen 1) the whole took 15 min beside
         # the other stages, three times the Zen 5's; each part is about half of it
@@ -95,8 +99,6 @@ def stages() -> list[Stage]:
         st("compat-unit-grading", "compat-unit", 15, after=("compat-helpers", "ci-deps"), args=("PART=grading",),
            note="helpers.grading's tests, Colab's environment"),
         st("compat-nbval", "compat-nbval", 10, after=("compat-helpers",), note="nbval, Colab's environment"),
-        st("site", "test-site", 20, after=("site-env", "ci-deps", "install"),
-           note="build the site, test it in Chromium"),
         *[g for g in grid if g.cores > 1],
     ]
 
