@@ -6,9 +6,10 @@ helpers.sweep.explore (run by the main environment, which has torch). Run by `ma
   and tests/test_bad_input.py, seeded random numbers and texts, and every point of the sweep explorer's grid;
 - a reader's keyboard gets Python's text on screen, in a live region, with no console error;
 - with the CPU throttled 4x, each keystroke or slider move shows its result within 100 ms;
-- before the first touch the page transfers at most 100 kB more than without the script;
-- axe finds nothing on 03 and 05 with the copies live, phone and desktop, light and dark (screenshots of each
-  copy go to artifacts/site/envivo_*.png).
+- before the first touch the page transfers at most 100 kB more than without the script.
+
+axe with the copies live, phone and desktop, light and dark, is test_site.py's test_page on 03 and 05
+(check_live_copies: each copy visible, a live region, within its box, a picture in artifacts/site/envivo_*.png).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import subprocess
 import sys
 
 import pytest
-from test_site import ARTIFACTS, ROOT, SITE, VIEWS, Visit, axe_violations, base_url, browser  # noqa: F401
+from test_site import ARTIFACTS, ROOT, SITE, VIEWS, Visit, base_url, browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
 NB03, NB05 = "notebooks/03_layernorm.html", "notebooks/05_norm_placement.html"
@@ -313,34 +314,6 @@ def test_transfer_before_a_touch(browser, base_url):  # noqa: F811
     REPORT["en_vivo.js bytes (built, with its tables)"] = (SITE / "_static" / "en_vivo.js").stat().st_size
     REPORT["en_vivo.js bytes (source)"] = (ROOT / ".ci" / "site" / "static" / "en_vivo.js").stat().st_size
     assert max(growth.values()) <= 100_000, growth
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("view", list(VIEWS))
-def test_axe_with_the_copies_live(browser, base_url, view, scheme):  # noqa: F811
-    for path, names in ((NB03, ("cuatro_numeros", "gamma_beta", "siguiente_paso")), (NB05, ("explorador",))):
-        v = Visit(browser, base_url, path, view, scheme)
-        page = v.page
-        try:
-            if path == NB05:
-                page.locator("#en-vivo-explorador").get_by_label("24", exact=True).focus()
-                page.wait_for_function("() => document.querySelector('#en-vivo-explorador').dataset.listo === '1'")
-            for name in names:
-                box = page.locator(f"#en-vivo-{name}")
-                assert box.is_visible() and box.locator("[aria-live=polite]").count() == 1
-                box.scroll_into_view_if_needed()
-                box.screenshot(path=str(ARTIFACTS / f"envivo_{name}_{VIEWS[view]['width']}_{scheme}.png"))
-                overflow = box.evaluate("b => b.scrollWidth - b.clientWidth")
-                assert overflow <= 1, f"{name} is {overflow} px wider than its box at {view}"
-            assert not v.errors, v.errors  # before axe, which fetches what it fetches
-            # at the top, as test_site.py runs axe: scrolled down, the theme's «back to top» button fails contrast
-            # on every page (not this copy's; seen on 03 at 390 px)
-            page.evaluate("scrollTo(0, 0)")
-            page.wait_for_timeout(300)
-            found = [(x["id"], x["impact"], len(x["nodes"]), x["nodes"][0]["target"]) for x in axe_violations(page)]
-            assert not found, f"axe {path} ({view}, {scheme}): {found}"
-        finally:
-            v.close()
 
 
 def test_zz_report():
