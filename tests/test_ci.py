@@ -116,7 +116,9 @@ def test_the_whole_run_stops_at_its_limit_and_still_prints_the_table(tmp_path, c
 
 def test_every_ci_stage_has_a_finite_limit_within_cis_time():
     stages = pipeline.stages()
-    assert all(0 < s.limit <= 20 * 60 for s in stages), [(s.name, s.limit) for s in stages]
+    # at most two fifths of the run's limit (32 of 80 min; `site` has 30 since it passed 20 beside the other
+    # stages on a 2-core Zen 1): a stage that hangs still leaves the rest of the run time to finish
+    assert all(0 < s.limit <= 0.4 * pipeline.RUN_LIMIT for s in stages), [(s.name, s.limit) for s in stages]
     assert pipeline.RUN_LIMIT < 90 * 60, "the run must stop (and print its table) before CI's 90 minutes"
 
 
