@@ -45,7 +45,7 @@ def test_each_table_is_in_the_docs_once():
 @pytest.mark.parametrize("doc, name, old, new", [
     ("docs/docente.md", "computo", "| 05 | 22 s |", "| 05 | 21 s |"),
     ("docs/docente.md", "lectura", "| 02 | ", "| 02 | 1"),
-    ("README.md", "ci", "**19 min 05 s**", "**19 min 04 s**"),
+    ("README.md", "ci", "**45 min 38 s**", "**45 min 37 s**"),
     ("README.md", "motor", "2.37×", "2.38×"),
 ])
 def test_a_changed_figure_is_caught(runs, doc, name, old, new):
