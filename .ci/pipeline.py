@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "artifacts" / "ci"
 OK = ("passed", "covered")
 MIN = 60
-# Each stage has a limit, generous but finite (Stage.limit, about 3x its time on the 2-core CI machine with empty
-# caches); a stage past it is stopped and fails with its name and how long it ran. The whole run stops at RUN_LIMIT,
-# before CI's own 90 minutes, so the table is always printed.
+# Each stage has a limit, generous but finite (Stage.limit, about 2 to 3x its time on the 2-core CI machine with
+# empty caches); a stage past it is stopped and fails with its name and how long it ran. The whole run stops at
+# RUN_LIMIT, before CI's own 90 minutes, so the table is always printed.
 STAGE_LIMIT = 15 * MIN
 RUN_LIMIT = 80 * MIN
 
