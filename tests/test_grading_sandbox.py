@@ -177,6 +177,20 @@ def spy_and_victim(tmp_path: Path, monkeypatch, options: list[str]) -> dict:
             "outputs": out.read_text(encoding="utf-8-sig") + told}
 
 
+def spy_did_nothing_outside_its_box(problems: str) -> bool:
+    """The spy's own report: «nada» (it read and wrote nothing). One exception, where the repository or the Python
+    lives under /tmp (`git clone . /tmp/fresh`): the box has a /tmp of its own, an empty tmpfs in which bwrap makes
+    the folders it binds Python's parts into, so the spy can write /tmp/fresh/x there; that file is the box's, gone
+    with it, and `written` (the host's view) must still be empty."""
+    said = problems.split("RuntimeError: espía: ", 1)[-1].strip() if "RuntimeError: espía: " in problems else None
+    if said is None:
+        return False
+    if said == "nada":
+        return True
+    under_tmp = any(str(p) == "/tmp" or str(p).startswith("/tmp/") for p in (ROOT, Path(sys.prefix).resolve()))
+    return under_tmp and all(d.startswith("escribí /tmp/") for d in said.split("; "))
+
+
 def test_a_submission_cannot_reach_the_next_one_nor_the_teacher(tmp_path, monkeypatch, capsys):
     isolation()
     seen = spy_and_victim(tmp_path, monkeypatch, [])
@@ -184,7 +198,7 @@ def test_a_submission_cannot_reach_the_next_one_nor_the_teacher(tmp_path, monkey
     assert "Cada entrega corre aislada con bubblewrap" in said, said
     assert seen["victim"]["total"] == "2", seen["victim"]
     assert seen["victim"]["problemas"] == "" and "inyectado" not in seen["outputs"]
-    assert "RuntimeError: espía: nada" in seen["spy"]["problemas"], seen["spy"]["problemas"]
+    assert spy_did_nothing_outside_its_box(seen["spy"]["problemas"]), seen["spy"]["problemas"]
     assert seen["spy"]["layer_norm"] == "1", seen["spy"]  # its own answer, in the same cell, still counts
     assert seen["left"] == [] and seen["written"] == [] and seen["report"] == [], seen
     assert "TOKEN-DEL-DOCENTE" not in seen["outputs"]
