@@ -88,7 +88,7 @@ UNIT_TESTS = $(if $(filter grading,$(PART)),tests/test_grading*.py,tests --ignor
   $(if $(filter rest,$(PART)),--ignore-glob='tests/test_grading*'))
 
 unit: install
-	OMP_NUM_THREADS=1 $(BIN)/pytest $(UNIT_TESTS) -p no:cacheprovider
+	OMP_NUM_THREADS=1 $(BIN)/pytest $(UNIT_TESTS) -p no:cacheprovider --durations=10
 
 # Strict nbval over the stored notebooks, THREADS threads (1), the CPU's own kernels: the grid's runner, with
 # its environment (tests/cpu_grid.py). One notebook: make nbval NB=notebooks/05_norm_placement.ipynb
@@ -183,7 +183,7 @@ test-compat: $(CHELPERS)
 # Tests marked one_env check what only .venv runs (pyproject's markers say which): here they would only repeat.
 # PART=grading or PART=rest, as for make unit.
 compat-unit: $(CHELPERS)
-	OMP_NUM_THREADS=1 LECCION06_TEST_INSTALLED=1 $(CBIN)/pytest $(UNIT_TESTS) -m "not one_env" -p no:cacheprovider
+	OMP_NUM_THREADS=1 LECCION06_TEST_INSTALLED=1 $(CBIN)/pytest $(UNIT_TESTS) -m "not one_env" -p no:cacheprovider --durations=10
 
 compat-nbval: $(CHELPERS)
 	$(CBIN)/python tests/cpu_grid.py nbval --configs native/$(THREADS) $(NB)
@@ -235,7 +235,7 @@ site-pictures:
 # live widgets against helpers (.venv's Python gives the explorer's expected answers: hence install).
 test-site: site install
 	$(NEEDS_CHROMIUM)
-	$(SBIN)/pytest tests/site -v -p no:cacheprovider
+	$(SBIN)/pytest tests/site -v -p no:cacheprovider --durations=10
 
 lock-site:
 	rm -rf $(SVENV) && $(PYTHON) -m venv $(SVENV)
@@ -294,9 +294,11 @@ lock: install
 	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > constraints.txt
 
 # Prepare a release: refuses a dirty tree, an old version, an existing tag or an empty "Sin publicar" in
-# CHANGELOG.md; then writes the version, dates the changelog, re-executes the notebooks, runs make test and commits
-# (a failure puts the tree back). No tag: once the commit is on main, .github/workflows/release.yml creates
-# v<version> and publishes the release. make test fails while helpers/ or notebooks/ changed after the last release.
+# CHANGELOG.md; then writes the version, points setup cells, badges and copies at it, dates the changelog, reinstalls
+# helpers, runs the setup cells (all the version changes in a notebook) and the release's tests, and commits: a minute
+# or two (a failure puts the tree and the installed version back). CI runs everything else on that commit. No tag:
+# once the commit is on main, .github/workflows/release.yml creates v<version> and publishes the release.
+# make test fails while helpers/ or notebooks/ changed after the last release.
 release: install
 	@test -n "$(VERSION)" || { echo "make release VERSION=x.y.z (the new version)"; exit 1; }
 	$(BIN)/python .ci/release.py $(VERSION)

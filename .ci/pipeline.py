@@ -224,7 +224,7 @@ class Pipeline:
                 self.out_of_time()
 
 
-def table(all_stages: list[Stage], total: float) -> int:
+def table(all_stages: list[Stage], total: float, logs: Path = LOGS) -> int:
     """The table of stages (start, time beside its limit, CPU, result) and the closing lines; 1 if any failed."""
     print(f"\n{'stage':<20} {'cores':>5} {'start':>6} {'time':>6} {'limit':>6} {'cpu':>6}  result")
     for s in all_stages:
@@ -238,8 +238,40 @@ def table(all_stages: list[Stage], total: float) -> int:
           f"{fmt(sum(s.cpu for s in ran))}; load average at the end {load()}")
     passed = sum(s.result in OK for s in all_stages)
     failed = len(all_stages) - passed
+    for s in all_stages:
+        if s.result.startswith("FAILED"):
+            print(why_failed(s, logs))
     print(f"stages: {passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+# pytest's short summary ("FAILED tests/x.py::test - AssertionError: ..."), nbval's ("FAILED notebooks/a.ipynb::Cell 3")
+_FAILED_TEST = re.compile(r"^(?:FAILED|ERROR) (\S+)(?: - (.*))?$", flags=re.M)
+_FIRST_ERROR = re.compile(r"^E +(.+)$", flags=re.M)
+_SECTION = re.compile(r"^_{3,} .+ _{3,}$\n((?:.*\n){1,40})", flags=re.M)  # the first failure's own lines
+SUMMARY_LINES = 6  # of the error, for each failed stage, in the closing summary
+
+
+def why_failed(s: Stage, logs: Path | None = None) -> str:
+    """A failed stage in a few lines for the end of the run: its name and result, the tests that failed, and the
+    first lines of the first error (pytest's `E` lines), or else the last lines of its log."""
+    path = (logs or LOGS) / f"{safe(s.name)}.log"
+    text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+    failed = list(dict.fromkeys(m.group(1) for m in _FAILED_TEST.finditer(text)))
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    lines = [f"✗ {s.name}: {s.result}" + (f" ({s.note})" if s.note else "") + f"; log: {shown}"]
+    if failed:
+        more = f" and {len(failed) - 5} more" if len(failed) > 5 else ""
+        lines.append(f"    failed: {', '.join(failed[:5])}{more}")
+    error = [m.group(1) for m in _FIRST_ERROR.finditer(text)][:SUMMARY_LINES]
+    section = _SECTION.search(text)
+    if not error and section:
+        error = [line for line in section.group(1).splitlines() if line.strip()][:SUMMARY_LINES]
+    if not error:
+        tail = [line for line in text.rstrip().splitlines() if line.strip()]
+        error = tail[-SUMMARY_LINES:]
+    lines += [f"    | {line[:200]}" for line in error]
+    return "\n".join(lines)
 
 
 def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None, limit: float = RUN_LIMIT,
@@ -257,7 +289,7 @@ def run(all_stages: list[Stage], cores: int, logs: Path = LOGS, on_install=None,
             os.killpg(s.proc.pid, signal.SIGTERM)
         raise
     total = pipe.now()
-    code = table(all_stages, total)
+    code = table(all_stages, total, logs)
     if medidas:
         measured(all_stages, total, medidas)
     return code

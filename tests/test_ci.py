@@ -35,7 +35,7 @@ def test_pipeline_runs_one_core_stages_side_by_side_and_two_core_stages_alone(tm
     assert spans["a"][0] < spans["b"][1] and spans["b"][0] < spans["a"][1], "a and b should overlap"
     for other in "ab":
         assert spans["c"][0] >= spans[other][1] or spans["c"][1] <= spans[other][0], f"c overlapped {other}"
-    assert time.monotonic() - t0 < 3 * 0.6 + 1.5
+    assert time.monotonic() - t0 < 60, "a ceiling against a hang: side by side is what the spans above show"
     out = capsys.readouterr().out
     assert out.rstrip().splitlines()[-1] == "stages: 4 passed, 0 failed"
     assert all(f"\n{name} " in out for name in "abcd"), "the table lists every stage"
@@ -95,7 +95,7 @@ def test_a_stage_past_its_limit_is_stopped_and_fails_with_its_name_and_time(tmp_
               Stage("after-hang", sh("pass"), after=("hangs",))]
     t0 = time.monotonic()
     assert pipeline.run(stages, cores=2, logs=tmp_path) == 1
-    assert time.monotonic() - t0 < 10, "the hanging stage was not stopped at its limit"
+    assert time.monotonic() - t0 < 45, "the hanging stage (60 s) was not stopped at its limit (1 s)"
     assert stages[0].result == "FAILED (over its limit: ran 0:01)", stages[0].result
     assert stages[1].result == "passed" and stages[2].result == "skipped: hangs did not pass"
     table = capsys.readouterr().out.split("\nstage ")[-1]
@@ -108,7 +108,7 @@ def test_the_whole_run_stops_at_its_limit_and_still_prints_the_table(tmp_path, c
     stages = [Stage("slow", sh("import time; time.sleep(60)"), limit=600), Stage("waits", sh("pass"), after=("slow",))]
     t0 = time.monotonic()
     assert pipeline.run(stages, cores=2, logs=tmp_path, limit=1.5) == 1
-    assert time.monotonic() - t0 < 10
+    assert time.monotonic() - t0 < 45, "the run did not stop at its limit (1.5 s) before the stage's 60 s"
     assert stages[0].result.startswith("FAILED (stopped when the run reached 0:01"), stages[0].result
     assert stages[1].result == "not run: the run reached its limit of 0:01"
     assert capsys.readouterr().out.rstrip().splitlines()[-1] == "stages: 0 passed, 2 failed"
@@ -173,4 +173,32 @@ def test_a_kernel_that_dies_fails_its_notebook_fast_with_the_signals_name(tmp_pa
     took = time.monotonic() - t0
     out = capsys.readouterr().out
     assert "killed by SIGILL" in out and "Kernel dead" in out and "2 failed, 1 passed" in out, out
-    assert took < 120, f"a dead kernel took {took:.0f} s to fail (the cell timeout is {facts.CELL_TIMEOUT} s)"
+    assert took < 300, f"a dead kernel took {took:.0f} s to fail (the cell timeout is {facts.CELL_TIMEOUT} s)"
+
+
+FAILING_TEST = '''
+def test_fine():
+    pass
+
+
+def test_broken():
+    total = 1 + 1
+    assert total == 3, "la cuenta no da"
+'''
+
+
+def test_the_last_lines_name_each_failed_stage_its_failing_test_and_the_first_lines_of_its_error(tmp_path, capsys):
+    """Whoever reads the end of a failed run learns which stage failed, which test, and why, without the log."""
+    (tmp_path / "test_x.py").write_text(FAILING_TEST, encoding="utf-8")
+    pytest_cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_x.py")]
+    stages = [Stage("tests", pytest_cmd), Stage("ok", sh("pass")),
+              Stage("exits", sh("print('no pasó'); raise SystemExit(4)"))]
+    assert pipeline.run(stages, cores=2, logs=tmp_path) == 1
+    out = capsys.readouterr().out.rstrip().splitlines()
+    assert out[-1] == "stages: 1 passed, 2 failed"
+    tail = "\n".join(out[next(i for i, line in enumerate(out) if line.startswith("wall ")) + 1:])
+    assert "✗ tests: FAILED (exit 1)" in tail and "test_x.py::test_broken" in tail, tail
+    assert "la cuenta no da" in tail, "the first line of the error is in the summary"
+    assert "test_fine" not in tail, "only the failing tests are named"
+    assert "✗ exits: FAILED (exit 4)" in tail and "| no pasó" in tail, "a stage without pytest shows its log's end"
+    assert "✗ ok" not in tail

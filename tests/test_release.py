@@ -250,13 +250,15 @@ def test_the_release_workflow_runs_on_main_and_tags_after_its_checks():
 
 
 def test_make_release_commits_and_makes_no_tag(clone):
-    """The whole of release() but its two long runs (make test, make execute), in a throwaway clone."""
+    """The whole of release() but what it runs (the reinstall, the setup cells' kernel, its tests), in a throwaway
+    clone."""
     dest, git = clone
     set_unreleased(dest, git, "### Cambiado\n\n- Algo nuevo.\n")
     major = int(version().split(".")[0]) + 1
     code = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('r', '.ci/release.py'); "
             "r = importlib.util.module_from_spec(spec); spec.loader.exec_module(r); "
-            "r.run = lambda *cmd: print('(not run)', *cmd); raise SystemExit(r.main([sys.argv[1]]))")
+            "r.run = lambda *cmd: print('(not run)', *cmd); r.setup_cells_run = lambda v: print('(not run)', v); "
+            "raise SystemExit(r.main([sys.argv[1]]))")
     env = {**__import__("os").environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t"}
     out = subprocess.run([sys.executable, "-c", code, f"{major}.0.0"], cwd=dest, capture_output=True, text=True,
