@@ -27,7 +27,7 @@ def test_pipeline_runs_one_core_stages_side_by_side_and_two_core_stages_alone(tm
     sleep = sh("import time, sys; print('start', time.time()); time.sleep(0.6); print('end', time.time())")
     stages = [Stage("a", sleep), Stage("b", sleep), Stage("c", sleep, cores=2), Stage("d", sleep, cores=0)]
     t0 = time.monotonic()
-    assert pipeline.run(stages, cores=2, logs=tmp_path) == 0
+    assert pipeline.run(stages, cores=2, logs=tmp_path, meter=FakeMeter(idle=0.0)) == 0
     spans = {}
     for s in stages:
         lines = dict(line.split() for line in (tmp_path / f"{s.name}.log").read_text().splitlines())
@@ -39,6 +39,61 @@ def test_pipeline_runs_one_core_stages_side_by_side_and_two_core_stages_alone(tm
     out = capsys.readouterr().out
     assert out.rstrip().splitlines()[-1] == "stages: 4 passed, 0 failed"
     assert all(f"\n{name} " in out for name in "abcd"), "the table lists every stage"
+
+
+class FakeMeter:
+    """An IdleMeter that reads a fixed number of idle cores."""
+
+    def __init__(self, idle: float):
+        self.idle, self.restarts = idle, 0
+
+    def idle_cores(self, now, cores):
+        return self.idle
+
+    def restart(self):
+        self.restarts += 1
+
+
+def spans_of(stages, logs):
+    out = {}
+    for s in stages:
+        lines = dict(line.split() for line in (logs / f"{s.name}.log").read_text().splitlines())
+        out[s.name] = (float(lines["start"]), float(lines["end"]))
+    return out
+
+
+@pytest.mark.parametrize("idle, overlaps", [(1.9, True), (0.5, False)])
+def test_a_stage_starts_beside_the_others_only_on_cores_that_stood_idle(tmp_path, idle, overlaps):
+    """A one-core stage that waits (idle cores) lets the next, a two-core one, start beside it, within OVERCOMMIT;
+    busy cores do not."""
+    sleep = sh("import time; print('start', time.time()); time.sleep(1.0); print('end', time.time())")
+    stages = [Stage("waits", sleep), Stage("big", sleep, cores=2), Stage("third", sleep)]
+    meter = FakeMeter(idle)
+    assert pipeline.run(stages, cores=2, logs=tmp_path, meter=meter) == 0
+    spans = spans_of(stages, tmp_path)
+    big_beside_waits = spans["big"][0] < spans["waits"][1]
+    assert big_beside_waits is overlaps, spans
+    assert ("started on idle cores" in stages[1].note) is overlaps and (meter.restarts > 0) is overlaps
+    declared = {"waits": 1, "big": 2, "third": 1}
+    for t in [start for start, _ in spans.values()]:
+        at_once = sum(declared[n] for n, (a, b) in spans.items() if a <= t < b)
+        assert at_once <= 2 + pipeline.OVERCOMMIT, f"{at_once} cores declared at once: {spans}"
+
+
+def test_the_idle_meter_reads_proc_stat_over_its_window(tmp_path):
+    stat = tmp_path / "stat"
+    meter = pipeline.IdleMeter(stat)
+    # user nice system idle iowait irq softirq steal
+    stat.write_text("cpu  100 0 100 700 100 0 0 0\ncpu0 1 2 3\n")
+    assert meter.idle_cores(0.0, 2) == 0.0, "nothing to compare with yet"
+    stat.write_text("cpu  200 0 150 850 100 0 0 0\n")
+    assert meter.idle_cores(5.0, 2) == 0.0, "not a whole window yet"
+    stat.write_text("cpu  250 0 200 1050 150 0 0 0\n")
+    # since the first reading: idle + iowait 1200 - 800 = 400 of 1650 - 1000 = 650 jiffies, times 2 cores
+    assert meter.idle_cores(pipeline.IDLE_WINDOW + 1, 2) == pytest.approx(2 * 400 / 650)
+    meter.restart()
+    assert meter.idle_cores(pipeline.IDLE_WINDOW + 2, 2) == 0.0
+    assert pipeline.IdleMeter(tmp_path / "missing").idle_cores(100.0, 2) == 0.0
 
 
 def test_pipeline_skips_what_depends_on_a_failure_and_fails_the_run(tmp_path, capsys):
