@@ -58,7 +58,7 @@ def doble(x):
 mistakes = Gallery()
 
 
-@mistakes.add("triple", "Multiplicaste por 3.")
+@mistakes.add("triple", "Multiplicaste por 3.", label="por 3", question="¿Por cuánto multiplica doble?")
 def _triple(x):
     return 3 * x
 
@@ -69,7 +69,7 @@ def assess(ex, answer):
 
 
 checker = Exercise("throwaway", reference=doble, hints=("Multiplicá.", "Por dos."), assess=assess,
-                   mistakes=mistakes, expects="tu función doble")
+                   mistakes=mistakes, expects="tu función doble", section="1. El doble")
 """
 
 

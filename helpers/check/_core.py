@@ -1,12 +1,16 @@
 """What every checker shares: the Verdict a learner reads; running learner code safely (nothing it raises escapes,
 a time limit, the random generators and the caller's objects untouched); comparing results and naming the first
-difference; and ``Exercise``, the object behind each ``helpers.check.<name>``. The exercises themselves are one
-module each in ``exercises/``; no code here or there branches on the wording of a message.
+difference; and ``Exercise``, the object behind each ``helpers.check.<name>``, which carries all of its exercise, the
+teacher's text included (helpers.grading's class report reads it there). The exercises themselves are one module
+each in ``exercises/``; no code here or there branches on the wording of a message.
 
 The toolkit an exercise module uses is ``__all__`` below, and nothing else (``_``-names are this module's own):
 
 - the exercise: ``Exercise`` (its ``correct``, ``wrong``, ``wrong_input``, ``judge``, ``judge_function`` build the
-  Verdict), ``Gallery`` of known ``Mistake``s, ``Probe`` (one input), ``NotAttempted`` (raise it for a stub);
+  Verdict; ``section=`` is the notebook heading of its «Tu turno», ``problems=`` says what each key its ``assess``
+  gives beyond the gallery means), ``Gallery`` of known ``Mistake``s (``@mistakes.add(key, message, label=…,
+  question=…)``: what the learner reads, then what the class report shows a teacher, with ``section=…`` where another
+  heading teaches the point), ``Probe`` (one input), ``NotAttempted`` (raise it for a stub);
 - learner code: ``run_learner`` (a value or a ``Raised``), ``build_fresh`` (a seeded instance), ``class_answer``
   (the opening of a class exercise), ``is_stub``, ``is_function``, ``unregistered``, ``seed_cpu``,
   ``seeded_generator``;
@@ -35,7 +39,7 @@ import threading
 import traceback
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import torch
@@ -603,23 +607,38 @@ def run_plain(fn, probe: Probe):
 
 @dataclass(frozen=True)
 class Mistake:
-    """A known wrong version: the code a learner writes, and the sentence that names the mistake."""
+    """A known wrong version: the code a learner writes, the sentence that names the mistake to them, and what a
+    teacher's class report says of it: a short ``label``, the ``question`` to ask in class, and the notebook
+    ``section`` that teaches the point ("" until ``Exercise`` gives it its own)."""
 
     key: str
     fn: object
     message: str
+    label: str = ""
+    question: str = ""
+    section: str = ""
+
+    def __post_init__(self):
+        missing = [what for what, given in (('label="…" (a short name for it, at most 40 characters)', self.label),
+                                            ('question="¿…?" (what to ask the class about it)', self.question))
+                   if not (isinstance(given, str) and given.strip())]
+        if missing:
+            raise TypeError(f"mistake {self.key!r} lacks what the teacher's class report says of it: add "
+                            f"{' and '.join(missing)} to @mistakes.add(\"{self.key}\", …), and section=\"…\" where a "
+                            "heading other than the exercise's own teaches the point")
 
 
 class Gallery(list):
     """The known mistakes of one exercise, in the order they are tried."""
 
-    def add(self, key: str, message: str):
-        """Register the decorated function (or class) as the known mistake ``key``."""
+    def add(self, key: str, message: str, *, label: str = "", question: str = "", section: str = ""):
+        """Register the decorated function (or class) as the known mistake ``key``: ``message`` is what the learner
+        reads; ``label``, ``question`` and ``section`` (default: the exercise's) what the teacher reads."""
         if any(m.key == key for m in self):
             raise ValueError(f"mistake {key!r} registered twice")
 
         def register(fn):
-            self.append(Mistake(key, fn, message))
+            self.append(Mistake(key, fn, message, label, question, section))
             return fn
         return register
 
@@ -759,11 +778,19 @@ class Exercise:
     """``helpers.check.<name>(answer)`` gives a Verdict; ``.hint(n)`` and ``.solution()`` help.
 
     ``assess(ex, answer)`` is the exercise's own logic (in its module); it runs with every random generator
-    restored afterwards, without gradients, and with whatever it raises turned into a Verdict."""
+    restored afterwards, without gradients, and with whatever it raises turned into a Verdict. ``section`` is the
+    heading of its notebook where the «Tu turno» is (each mistake's, unless it names another); ``problems`` says,
+    for a teacher, what each key ``assess`` gives beyond the gallery means (keys every checker can give are
+    helpers.grading's)."""
 
-    def __init__(self, name: str, *, reference, hints: tuple[str, ...], assess, expects: str, mistakes=()):
+    def __init__(self, name: str, *, reference, hints: tuple[str, ...], assess, expects: str, section: str = "",
+                 mistakes=(), problems: dict[str, str] | None = None):
+        if not (isinstance(section, str) and section.strip()):
+            raise TypeError(f"Exercise(\"{name}\", …) lacks section=\"…\": the heading of its notebook, without the #, "
+                            "where its «Tu turno» is (the teacher's class report sends them there)")
         self.name, self.reference, self.hints, self._assess = name, reference, hints, assess
-        self.expects, self.mistakes = expects, Gallery(mistakes)
+        self.expects, self.section, self.problems = expects, section, dict(problems or {})
+        self.mistakes = Gallery(m if m.section else replace(m, section=section) for m in mistakes)
         self.__doc__ = f"helpers.check.{name}: {inspect.getdoc(assess) or ''}"
 
     def __repr__(self) -> str:

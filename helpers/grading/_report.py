@@ -24,7 +24,7 @@ from ._class import (
     _outcome,
     _plain,
 )
-from ._mistakes import NOTEBOOKS, OTHER, entry, other_label
+from ._mistakes import NOTEBOOKS, entry, other_label, problems
 
 __all__ = ["REPORT_NAME", "ExerciseReport", "Part", "Report", "ReportError", "read_grades", "report_from_csv", "tally",
            "write_report"]
@@ -183,7 +183,7 @@ def _exercise(name: str, records: list[_Record], registry: dict, unknown: dict) 
     named = sorted((k for k in gallery if k in by), key=lambda k: (-len(by[k]), gallery.index(k)))
     rest = [k for k in by if k not in gallery and k not in (_RIGHT, _NOT_ATTEMPTED)]
     for k in rest:
-        if not _KEY.match(k) or (module is not None and k not in OTHER):
+        if not _KEY.match(k) or (module is not None and k not in problems(name)):
             unknown.setdefault(name, []).append((k, len(by[k])))
     kinds = sorted(((k, len(by[k])) for k in rest), key=lambda kn: (-kn[1], kn[0]))
     parts = [_part("right", "bien", by.get(_RIGHT, []), handed)]

@@ -2,7 +2,8 @@
 
 Each module is read top to bottom: ``ORDER`` (notebook, position), the reference solution (what ``solution()``
 shows and the checker compares against), the hints, the probe inputs, the known mistakes with their Spanish
-sentences, ``assess(ex, answer)``, and ``checker = Exercise("<module name>", ...)``."""
+sentences and what a teacher reads of each, ``assess(ex, answer)``, and ``checker = Exercise("<module name>", ...,
+section=...)``."""
 
 from __future__ import annotations
 

@@ -43,39 +43,54 @@ mistakes = Gallery()
 
 
 @mistakes.add("missing_4d", "Te faltan 4d: o los sesgos de la atención (4d, uno de d por cada W_Q, W_K, W_V, W_O) o "
-                            "las dos LayerNorm (2d cada una, γ y β). Con solo el total no puedo saber cuál.")
+                            "las dos LayerNorm (2d cada una, γ y β). Con solo el total no puedo saber cuál.",
+              label="le faltan 4d",
+              question="¿Qué piezas de un bloque miden d cada una? Contalas: sesgos de la atención, γ y β de cada "
+                       "LayerNorm.")
 def _missing_4d(d_model, d_ff):
     return 4 * d_model**2 + 2 * d_model * d_ff + d_ff + d_model + 4 * d_model
 
 
-@mistakes.add("no_w_o", "Contaste la atención con tres matrices: falta W_O, la proyección de salida (d² + d).")
+@mistakes.add("no_w_o", "Contaste la atención con tres matrices: falta W_O, la proyección de salida (d² + d).",
+              label="falta W_O",
+              question="¿Cuántas proyecciones tiene la atención? ¿Para qué está la cuarta?")
 def _no_w_o(d_model, d_ff):
     return 3 * d_model**2 + 3 * d_model + 2 * d_model * d_ff + d_ff + d_model + 4 * d_model
 
 
 @mistakes.add("layer_norms_2d", "Tus LayerNorm suman 2d y son 4d: hay dos por bloque, una por subcapa, y cada una "
-                                "tiene γ y β (2d). ¿Contaste una sola, o cada una con d?")
+                                "tiene γ y β (2d). ¿Contaste una sola, o cada una con d?",
+              label="LayerNorm: 2d en vez de 4d",
+              question="¿Cuántas LayerNorm tiene un bloque y cuántos números aprende cada una?")
 def _layer_norms_2d(d_model, d_ff):
     return 4 * d_model**2 + 4 * d_model + 2 * d_model * d_ff + d_ff + d_model + 2 * d_model
 
 
-@mistakes.add("ffn_no_biases", "Te faltan los sesgos de la FFN: d_ff + d_model.")
+@mistakes.add("ffn_no_biases", "Te faltan los sesgos de la FFN: d_ff + d_model.",
+              label="sin los sesgos de la FFN",
+              question="¿Cuántos sesgos tiene la FFN y de qué tamaño es cada uno?")
 def _ffn_no_biases(d_model, d_ff):
     return 4 * d_model**2 + 4 * d_model + 2 * d_model * d_ff + 4 * d_model
 
 
-@mistakes.add("no_biases", "Te faltan todos los sesgos (4d de la atención, d_ff + d de la FFN).")
+@mistakes.add("no_biases", "Te faltan todos los sesgos (4d de la atención, d_ff + d de la FFN).",
+              label="sin sesgos",
+              question="¿Qué piezas del bloque llevan sesgo? ¿Cuántos números suma cada una?")
 def _no_biases(d_model, d_ff):
     return 4 * d_model**2 + 2 * d_model * d_ff + 4 * d_model
 
 
-@mistakes.add("four_d", "Usaste d_ff = 4·d_model, como el paper; la función recibe d_ff: usá ese.")
+@mistakes.add("four_d", "Usaste d_ff = 4·d_model, como el paper; la función recibe d_ff: usá ese.",
+              label="d_ff = 4·d_model fijo",
+              question="¿Para qué recibe d_ff la función, si el paper usa 4·d_model?")
 def _four_d(d_model, d_ff):
     return 4 * d_model**2 + 4 * d_model + 8 * d_model**2 + 5 * d_model + 4 * d_model
 
 
 @mistakes.add("per_head", "Multiplicaste la atención por el número de cabezas (8 en el paper): las h cabezas se "
-                          "reparten d_model, así que W_Q, W_K y W_V siguen siendo de d × d en total.")
+                          "reparten d_model, así que W_Q, W_K y W_V siguen siendo de d × d en total.",
+              label="atención multiplicada por las cabezas",
+              question="Con 8 cabezas de d/8, ¿cuántos números tiene W_Q en total?")
 def _per_head(d_model, d_ff):
     return 8 * (4 * d_model**2 + 4 * d_model) + 2 * d_model * d_ff + d_ff + d_model + 4 * d_model
 
@@ -89,4 +104,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("block_count", reference=params_bloque, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="7. Contar parámetros, hasta GPT-3")

@@ -64,33 +64,44 @@ mistakes = Gallery()
 
 
 @mistakes.add("post_norm", "Escribiste post-norm (LayerNorm después de cada suma, como el paper); se pedía "
-                           "pre-norm: LayerNorm antes de cada subcapa, y la suma limpia.")
+                           "pre-norm: LayerNorm antes de cada subcapa, y la suma limpia.",
+              label="post-norm en vez de pre-norm", section="1. Dónde va la normalización",
+              question="Escribí las líneas de post-norm y de pre-norm: ¿en cuál la corriente entera pasa por una "
+                       "LayerNorm en cada subcapa?")
 def _post_norm(self, x):
     x = self.ln1(x + self.drop(self.atencion(x)))
     return self.ln2(x + self.drop(self.ffn(x)))
 
 
-@mistakes.add("no_residuals", "Faltan los dos residuales: cada subcapa reemplaza a la corriente en vez de sumarse.")
+@mistakes.add("no_residuals", "Faltan los dos residuales: cada subcapa reemplaza a la corriente en vez de sumarse.",
+              label="sin residuales",
+              question="¿Qué le pasa a la x que entra al bloque si cada subcapa la reemplaza?")
 def _no_residuals(self, x):
     x = self.drop(self.atencion(self.ln1(x)))
     return self.drop(self.ffn(self.ln2(x)))
 
 
 @mistakes.add("no_attention_residual", "Falta el residual de la atención: su salida reemplaza a la corriente en vez "
-                                       "de sumarse. El de la FFN está bien.")
+                                       "de sumarse. El de la FFN está bien.",
+              label="sin el residual de la atención",
+              question="¿Cuántas sumas tiene un bloque? ¿Qué se suma en cada una?")
 def _no_attention_residual(self, x):
     x = self.drop(self.atencion(self.ln1(x)))
     return x + self.drop(self.ffn(self.ln2(x)))
 
 
 @mistakes.add("no_ffn_residual", "Falta el residual de la FFN: su salida reemplaza a la corriente en vez de sumarse. "
-                                 "El de la atención está bien.")
+                                 "El de la atención está bien.",
+              label="sin el residual de la FFN",
+              question="Después de la FFN, ¿qué se suma, y a qué?")
 def _no_ffn_residual(self, x):
     x = x + self.drop(self.atencion(self.ln1(x)))
     return self.drop(self.ffn(self.ln2(x)))
 
 
-@mistakes.add("normalized_skip", "Sumaste la x ya normalizada: el residual lleva la corriente de antes de LayerNorm.")
+@mistakes.add("normalized_skip", "Sumaste la x ya normalizada: el residual lleva la corriente de antes de LayerNorm.",
+              label="suma la x normalizada", section="1. Dónde va la normalización",
+              question="En pre-norm, ¿qué viaja por el residual: x o LN(x)?")
 def _normalized_skip(self, x):
     h = self.ln1(x)
     x = h + self.drop(self.atencion(h))
@@ -99,46 +110,60 @@ def _normalized_skip(self, x):
 
 
 @mistakes.add("parallel", "Las dos subcapas leyeron la misma x: la FFN tiene que leer la corriente que ya tiene "
-                          "sumada la salida de la atención.")
+                          "sumada la salida de la atención.",
+              label="las dos subcapas leen la misma x",
+              question="¿Qué lee la FFN: la x que entró al bloque o la corriente que ya tiene sumada la atención?")
 def _parallel(self, x):
     return x + self.drop(self.atencion(self.ln1(x))) + self.drop(self.ffn(self.ln2(x)))
 
 
-@mistakes.add("ln1_twice", "Usaste ln1 dos veces: la FFN tiene su propia LayerNorm, ln2, con sus γ y β.")
+@mistakes.add("ln1_twice", "Usaste ln1 dos veces: la FFN tiene su propia LayerNorm, ln2, con sus γ y β.",
+              label="ln1 dos veces",
+              question="¿Por qué cada subcapa tiene su propia LayerNorm? ¿Qué aprende cada una?")
 def _ln1_twice(self, x):
     x = x + self.drop(self.atencion(self.ln1(x)))
     return x + self.drop(self.ffn(self.ln1(x)))
 
 
-@mistakes.add("swapped_norms", "Cruzaste las LayerNorm: la atención va con ln1 y la FFN con ln2.")
+@mistakes.add("swapped_norms", "Cruzaste las LayerNorm: la atención va con ln1 y la FFN con ln2.",
+              label="ln1 y ln2 cruzadas",
+              question="¿Qué LayerNorm va con qué subcapa? ¿Se nota el cambio con un bloque recién creado?")
 def _swapped_norms(self, x):
     x = x + self.drop(self.atencion(self.ln2(x)))
     return x + self.drop(self.ffn(self.ln1(x)))
 
 
 @mistakes.add("skip_ln2", "Falta una LayerNorm, la de la FFN: la segunda subcapa también recibe su entrada "
-                          "normalizada, con ln2.")
+                          "normalizada, con ln2.",
+              label="falta ln2", section="1. Dónde va la normalización",
+              question="En pre-norm, ¿cuántas LayerNorm lleva un bloque y dónde va cada una?")
 def _skip_ln2(self, x):
     x = x + self.drop(self.atencion(self.ln1(x)))
     return x + self.drop(self.ffn(x))
 
 
 @mistakes.add("skip_ln1", "Falta una LayerNorm, la de la atención: la primera subcapa recibe su entrada normalizada, "
-                          "con ln1.")
+                          "con ln1.",
+              label="falta ln1", section="1. Dónde va la normalización",
+              question="En pre-norm, ¿cuántas LayerNorm lleva un bloque y dónde va cada una?")
 def _skip_ln1(self, x):
     x = x + self.drop(self.atencion(x))
     return x + self.drop(self.ffn(self.ln2(x)))
 
 
 @mistakes.add("sandwich", "Sobra una LayerNorm: normalizaste también lo que sale de cada subcapa, x + LN(F(LN(x))). "
-                          "Eso es sandwich-norm; pre-norm normaliza solo la entrada.")
+                          "Eso es sandwich-norm; pre-norm normaliza solo la entrada.",
+              label="sandwich-norm", section="3. Las tres variantes en una clase",
+              question="Post-norm, pre-norm y sandwich: ¿cuántas LayerNorm lleva cada bloque, y dónde?")
 def _sandwich(self, x):
     x = x + self.drop(self.ln1(self.atencion(self.ln1(x))))
     return x + self.drop(self.ln2(self.ffn(self.ln2(x))))
 
 
 @mistakes.add("pre_and_post", "Sobra una LayerNorm: además de la entrada de cada subcapa normalizaste la suma, "
-                              "LN(x + F(LN(x))). Pre-norm deja la corriente sin normalizar.")
+                              "LN(x + F(LN(x))). Pre-norm deja la corriente sin normalizar.",
+              label="normaliza también la suma", section="1. Dónde va la normalización",
+              question="Si además normalizás la suma, ¿la corriente sigue siendo x más los aportes?")
 def _pre_and_post(self, x):
     x = self.ln1(x + self.drop(self.atencion(self.ln1(x))))
     return self.ln2(x + self.drop(self.ffn(self.ln2(x))))
@@ -146,7 +171,9 @@ def _pre_and_post(self, x):
 
 @mistakes.add("final_layer_norm", "Sobra una LayerNorm al final del bloque: en pre-norm la corriente sale sin "
                                   "normalizar. La LayerNorm final va una sola vez, después del último bloque de la "
-                                  "pila, no en cada bloque.")
+                                  "pila, no en cada bloque.",
+              label="LayerNorm al final del bloque", section="4. ¿Hace falta una LayerNorm al final?",
+              question="¿Por qué pre-norm necesita una LayerNorm al final de la pila, y una sola?")
 def _final_layer_norm(self, x):
     x = x + self.drop(self.atencion(self.ln1(x)))
     x = x + self.drop(self.ffn(self.ln2(x)))
@@ -158,7 +185,10 @@ dropout_mistakes = Gallery()
 
 
 @dropout_mistakes.add("dropout_unused", "En evaluación da lo correcto, pero nunca usás self.drop: entrenando, el "
-                                        "bloque no aplica dropout a lo que sale de cada subcapa.")
+                                        "bloque no aplica dropout a lo que sale de cada subcapa.",
+                      label="no usa el dropout",
+                      question="¿Dónde pone el paper el dropout de cada subcapa? ¿Por qué en evaluación no se nota si "
+                               "falta?")
 def _dropout_unused(self, x):
     x = x + self.atencion(self.ln1(x))
     return x + self.ffn(self.ln2(x))
@@ -166,42 +196,55 @@ def _dropout_unused(self, x):
 
 @dropout_mistakes.add("dropout_on_sum", "Aplicaste el dropout a la suma, self.drop(x + subcapa(…)): así apaga también "
                                         "números de la corriente x, que tiene que pasar entera. Va solo sobre lo que "
-                                        "sale de la subcapa, antes de sumarlo.")
+                                        "sale de la subcapa, antes de sumarlo.",
+                      label="dropout sobre la suma",
+                      question="¿Por qué el dropout va sobre lo que sale de la subcapa y no sobre x + subcapa(…)?")
 def _dropout_on_sum(self, x):
     x = self.drop(x + self.atencion(self.ln1(x)))
     return self.drop(x + self.ffn(self.ln2(x)))
 
 
 @dropout_mistakes.add("dropout_attention_only", "Usás self.drop solo en la atención: la salida de la FFN también "
-                                                "lleva dropout antes de sumarse.")
+                                                "lleva dropout antes de sumarse.",
+                      label="dropout solo en la atención",
+                      question="¿Cuántas veces aplica self.drop el forward, y sobre qué?")
 def _dropout_attention_only(self, x):
     x = x + self.drop(self.atencion(self.ln1(x)))
     return x + self.ffn(self.ln2(x))
 
 
 @dropout_mistakes.add("dropout_ffn_only", "Usás self.drop solo en la FFN: la salida de la atención también lleva "
-                                          "dropout antes de sumarse.")
+                                          "dropout antes de sumarse.",
+                      label="dropout solo en la FFN",
+                      question="¿Cuántas veces aplica self.drop el forward, y sobre qué?")
 def _dropout_ffn_only(self, x):
     x = x + self.atencion(self.ln1(x))
     return x + self.drop(self.ffn(self.ln2(x)))
 
 
 @dropout_mistakes.add("dropout_on_sublayer_input", "Pusiste el dropout a la entrada de la subcapa, después de la "
-                                                   "LayerNorm: va a la salida de la subcapa, antes de sumarla.")
+                                                   "LayerNorm: va a la salida de la subcapa, antes de sumarla.",
+                      label="dropout a la entrada de la subcapa",
+                      question="¿El dropout del paper va a la entrada de la subcapa o a su salida?")
 def _dropout_on_sublayer_input(self, x):
     x = x + self.atencion(self.drop(self.ln1(x)))
     return x + self.ffn(self.drop(self.ln2(x)))
 
 
 @dropout_mistakes.add("dropout_before_norm", "Pusiste el dropout antes de la LayerNorm, sobre la corriente que entra: "
-                                             "va a la salida de la subcapa, antes de sumarla.")
+                                             "va a la salida de la subcapa, antes de sumarla.",
+                      label="dropout antes de la LayerNorm",
+                      question="¿El dropout del paper va sobre la corriente que entra o sobre lo que sale de la "
+                               "subcapa?")
 def _dropout_before_norm(self, x):
     x = x + self.atencion(self.ln1(self.drop(x)))
     return x + self.ffn(self.ln2(self.drop(x)))
 
 
 @dropout_mistakes.add("dropout_twice", "Aplicaste self.drop dos veces seguidas a cada salida: apaga más de lo que "
-                                       "dice p. Va una sola vez.")
+                                       "dice p. Va una sola vez.",
+                      label="dropout dos veces",
+                      question="Si aplicás dos veces seguidas un dropout de p = 0.1, ¿qué fracción queda apagada?")
 def _dropout_twice(self, x):
     x = x + self.drop(self.drop(self.atencion(self.ln1(x))))
     return x + self.drop(self.drop(self.ffn(self.ln2(x))))
@@ -209,7 +252,9 @@ def _dropout_twice(self, x):
 
 @dropout_mistakes.add("dropout_fixed_p", "Escribiste la probabilidad del dropout como un número fijo (0.1): con "
                                          "BloquePre(dropout=0.3) sigue apagando el 10 %. Usá self.drop, que trae la p "
-                                         "con la que se construyó el bloque.")
+                                         "con la que se construyó el bloque.",
+                      label="p del dropout fija",
+                      question="¿Por qué self.drop y no F.dropout(x, 0.1)? ¿Qué pasa con BloquePre(dropout=0.3)?")
 def _dropout_fixed_p(self, x):
     x = x + F.dropout(self.atencion(self.ln1(x)), 0.1, self.training)
     return x + F.dropout(self.ffn(self.ln2(x)), 0.1, self.training)
@@ -349,4 +394,13 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("block_pre", reference=BloquePre, hints=HINTS, assess=assess,
-                   mistakes=[*mistakes, *dropout_mistakes], expects="tu clase, sin crearla (sin paréntesis)")
+                   mistakes=[*mistakes, *dropout_mistakes], expects="tu clase, sin crearla (sin paréntesis)",
+                   section="2. El bloque del paper, en una clase",
+                   problems={
+                       "attention_not_batch_first": "una atención sin batch_first",
+                       "dropout_in_ffn": "un dropout de más adentro de la FFN",
+                       "missing_parts": "le faltan piezas del __init__",
+                       "init_changed": "cambió el __init__ del enunciado",
+                       "dropout_always_on": "aplica el dropout también en evaluación",
+                       "dropout_placement": "el dropout en otro lugar",
+                   })

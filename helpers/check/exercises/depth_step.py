@@ -54,7 +54,9 @@ mistakes = Gallery()
 
 
 @mistakes.add("swapped", "Cruzaste las dos piezas: residual decide si se suma, y norma si la subcapa lee la corriente "
-                         "normalizada. Con tu código, «solo residual» normaliza y «solo LayerNorm» suma.")
+                         "normalizada. Con tu código, «solo residual» normaliza y «solo LayerNorm» suma.",
+              label="residual y norma cruzados",
+              question="Con residual=True y norma=False, ¿qué tiene que salir? ¿Y al revés?")
 def _swapped(h, subcapa, ln, residual, norma):
     entrada = ln(h) if residual else h
     return h + subcapa(entrada) if norma else subcapa(entrada)
@@ -62,7 +64,10 @@ def _swapped(h, subcapa, ln, residual, norma):
 
 @mistakes.add("norm_after", "Esa es post-norm, la línea del paper: normalizaste después, LN(h + F(h)) con las dos "
                             "piezas y LN(F(h)) solo con LayerNorm. La consigna pone LayerNorm a la entrada de la "
-                            "subcapa, como tu paso_pre: con las dos piezas, pre-norm.")
+                            "subcapa, como tu paso_pre: con las dos piezas, pre-norm.",
+              label="post-norm: LayerNorm después",
+              question="¿Dónde va la LayerNorm en este ejercicio: a la entrada de la subcapa o después de la suma? "
+                       "¿Cómo se llama cada una?")
 def _norm_after(h, subcapa, ln, residual, norma):
     salida = h + subcapa(h) if residual else subcapa(h)
     return ln(salida) if norma else salida
@@ -70,7 +75,9 @@ def _norm_after(h, subcapa, ln, residual, norma):
 
 @mistakes.add("post_norm_both", "Esa es post-norm, la línea del paper: con las dos piezas devolviste LN(h + F(h)). La "
                                 "consigna pone LayerNorm a la entrada de la subcapa también ahí, como tu paso_pre: con "
-                                "las dos piezas, pre-norm. Las otras tres variantes están bien.")
+                                "las dos piezas, pre-norm. Las otras tres variantes están bien.",
+              label="post-norm con las dos piezas",
+              question="Con las dos piezas, ¿qué escribiste en paso_pre? ¿Por qué la pila «las dos» es pre-norm?")
 def _post_norm_both(h, subcapa, ln, residual, norma):
     if residual and norma:
         return ln(h + subcapa(h))
@@ -78,38 +85,50 @@ def _post_norm_both(h, subcapa, ln, residual, norma):
 
 
 @mistakes.add("normalized_skip", "Con las dos piezas sumaste la corriente ya normalizada, LN(h) + F(LN(h)): el "
-                                 "residual lleva la h de antes de LayerNorm, la corriente sin tocar.")
+                                 "residual lleva la h de antes de LayerNorm, la corriente sin tocar.",
+              label="suma la h normalizada",
+              question="Con las dos piezas, ¿qué viaja por el residual: h o ln(h)?")
 def _normalized_skip(h, subcapa, ln, residual, norma):
     if norma:
         h = ln(h)
     return h + subcapa(h) if residual else subcapa(h)
 
 
-@mistakes.add("norm_ignored", "No usaste ln: con norma=True la subcapa tiene que leer ln(h).")
+@mistakes.add("norm_ignored", "No usaste ln: con norma=True la subcapa tiene que leer ln(h).",
+              label="no usa ln",
+              question="Con norma=True, ¿qué lee la subcapa?")
 def _norm_ignored(h, subcapa, ln, residual, norma):
     return h + subcapa(h) if residual else subcapa(h)
 
 
 @mistakes.add("residual_ignored", "Nunca sumaste la corriente: con residual=True el resultado es h + lo que devuelve "
-                                  "la subcapa.")
+                                  "la subcapa.",
+              label="nunca suma la corriente",
+              question="Con residual=True, ¿qué se suma, y a qué?")
 def _residual_ignored(h, subcapa, ln, residual, norma):
     return subcapa(ln(h) if norma else h)
 
 
 @mistakes.add("always_residual", "Sumaste la corriente siempre, también con residual=False: sin residual, lo que "
-                                 "devuelve la subcapa reemplaza a h.")
+                                 "devuelve la subcapa reemplaza a h.",
+              label="suma siempre",
+              question="Con residual=False, ¿qué queda de h después de la capa?")
 def _always_residual(h, subcapa, ln, residual, norma):
     return h + subcapa(ln(h) if norma else h)
 
 
-@mistakes.add("always_norm", "Normalizaste siempre, también con norma=False: sin LayerNorm, la subcapa lee h tal cual.")
+@mistakes.add("always_norm", "Normalizaste siempre, también con norma=False: sin LayerNorm, la subcapa lee h tal cual.",
+              label="normaliza siempre",
+              question="Con norma=False, ¿qué lee la subcapa?")
 def _always_norm(h, subcapa, ln, residual, norma):
     return h + subcapa(ln(h)) if residual else subcapa(ln(h))
 
 
 @mistakes.add("norm_replaces_residual", "Con las dos piezas devolviste solo una: la subcapa leyó ln(h), pero no "
                                         "sumaste h (o sumaste h sin normalizar la entrada). Con las dos, es "
-                                        "h + F(LN(h)).")
+                                        "h + F(LN(h)).",
+              label="devuelve una sola pieza",
+              question="Con las dos piezas, escribí la salida como fórmula: ¿dónde aparece h y dónde ln(h)?")
 def _norm_replaces_residual(h, subcapa, ln, residual, norma):
     if norma:
         return subcapa(ln(h))
@@ -125,4 +144,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("depth_step", reference=paso_variante, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="6. 96 capas: cada pieza por separado")

@@ -54,7 +54,9 @@ mistakes = Gallery()
 
 
 @mistakes.add("strict", "Usaste > en vez de ≥: una evaluación con acierto justo igual al umbral ya cuenta como "
-                        "salida.")
+                        "salida.",
+              label="> en vez de ≥",
+              question="Si el acierto es justo 60 % y el umbral 0.6, ¿salió de la meseta?")
 def _strict(pasos, aciertos, umbral=0.6):
     for paso, acierto in zip(pasos, aciertos):
         if acierto > umbral:
@@ -62,7 +64,9 @@ def _strict(pasos, aciertos, umbral=0.6):
     return None
 
 
-@mistakes.add("index", "Devolviste la posición en la lista, no el paso: el número de paso está en pasos.")
+@mistakes.add("index", "Devolviste la posición en la lista, no el paso: el número de paso está en pasos.",
+              label="la posición, no el paso",
+              question="¿Qué hay en pasos y qué en aciertos? ¿Qué devolvés: una posición o un paso?")
 def _index(pasos, aciertos, umbral=0.6):
     for i, acierto in enumerate(aciertos):
         if acierto >= umbral:
@@ -71,7 +75,10 @@ def _index(pasos, aciertos, umbral=0.6):
 
 
 @mistakes.add("step_from_index", "Calculaste el paso a partir de la posición, como si las evaluaciones fueran cada "
-                                 "25 pasos: (i + 1) · 25. Usá el paso que viene en la lista pasos.")
+                                 "25 pasos: (i + 1) · 25. Usá el paso que viene en la lista pasos.",
+              label="paso calculado con la posición",
+              question="¿Por qué no calcular el paso con la posición? ¿Qué pasa si las evaluaciones no están cada 25 "
+                       "pasos?")
 def _step_from_index(pasos, aciertos, umbral=0.6):
     for i, acierto in enumerate(aciertos):
         if acierto >= umbral:
@@ -79,7 +86,9 @@ def _step_from_index(pasos, aciertos, umbral=0.6):
     return None
 
 
-@mistakes.add("accuracy", "Devolviste el acierto, no el paso en que se alcanzó.")
+@mistakes.add("accuracy", "Devolviste el acierto, no el paso en que se alcanzó.",
+              label="devuelve el acierto",
+              question="¿Qué pide la función: el acierto al salir, o el paso en que salió?")
 def _accuracy(pasos, aciertos, umbral=0.6):
     for acierto in aciertos:
         if acierto >= umbral:
@@ -88,7 +97,10 @@ def _accuracy(pasos, aciertos, umbral=0.6):
 
 
 @mistakes.add("last", "Te quedaste con la última evaluación sobre el umbral, no con la primera: falta cortar el "
-                      "recorrido apenas llega.")
+                      "recorrido apenas llega.",
+              label="la última vez sobre el umbral",
+              question="Si una corrida llega al 60 % en el paso 300, cae y vuelve en el 500, ¿en qué paso salió de la "
+                       "meseta?")
 def _last(pasos, aciertos, umbral=0.6):
     salida = None
     for paso, acierto in zip(pasos, aciertos):
@@ -98,7 +110,10 @@ def _last(pasos, aciertos, umbral=0.6):
 
 
 @mistakes.add("stays_above", "Buscaste desde cuándo se queda arriba del umbral hasta el final: se pide la primera "
-                             "vez que llega, aunque después caiga.")
+                             "vez que llega, aunque después caiga.",
+              label="desde cuándo se queda arriba",
+              question="Si una corrida llega al 60 % en el paso 300, cae y vuelve en el 500, ¿en qué paso salió de la "
+                       "meseta?")
 def _stays_above(pasos, aciertos, umbral=0.6):
     salida = None
     for paso, acierto in zip(pasos, aciertos):
@@ -110,7 +125,9 @@ def _stays_above(pasos, aciertos, umbral=0.6):
 
 
 @mistakes.add("last_when_never", "Cuando nunca llega al umbral devolvés el último paso, como si hubiera salido al "
-                                 "final. Tiene que ser None: «no salió».")
+                                 "final. Tiene que ser None: «no salió».",
+              label="último paso si nunca sale",
+              question="¿Qué tiene que devolver una corrida que nunca llega al umbral? ¿Por qué no su último paso?")
 def _last_when_never(pasos, aciertos, umbral=0.6):
     for paso, acierto in zip(pasos, aciertos):
         if acierto >= umbral:
@@ -118,7 +135,9 @@ def _last_when_never(pasos, aciertos, umbral=0.6):
     return pasos[-1]
 
 
-@mistakes.add("minus_one", "Cuando nunca llega al umbral devolvés −1: usá None, que no se puede confundir con un paso.")
+@mistakes.add("minus_one", "Cuando nunca llega al umbral devolvés −1: usá None, que no se puede confundir con un paso.",
+              label="−1 si nunca sale",
+              question="¿Por qué None y no −1 para «no salió»? ¿Qué pasaría al sacar una mediana con −1?")
 def _minus_one(pasos, aciertos, umbral=0.6):
     for paso, acierto in zip(pasos, aciertos):
         if acierto >= umbral:
@@ -126,7 +145,9 @@ def _minus_one(pasos, aciertos, umbral=0.6):
     return -1
 
 
-@mistakes.add("fixed_threshold", "Usaste 0.6 fijo en vez del `umbral` que recibe la función.")
+@mistakes.add("fixed_threshold", "Usaste 0.6 fijo en vez del `umbral` que recibe la función.",
+              label="umbral fijo",
+              question="¿Para qué recibe umbral la función? ¿Qué cambia con un umbral de 90 %?")
 def _fixed_threshold(pasos, aciertos, umbral=0.6):
     for paso, acierto in zip(pasos, aciertos):
         if acierto >= 0.6:
@@ -143,4 +164,5 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("escape_step", reference=paso_de_salida, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="Salir de la meseta",
+                   problems={"not_none": "da un paso donde va None"})

@@ -55,7 +55,10 @@ mistakes = Gallery()
 
 
 @mistakes.add("no_activation", "Falta la activación: dos lineales seguidas son una sola lineal (W2·W1), y la FFN no "
-                                "puede aprender nada que no sea lineal. Va una ReLU entre las dos.")
+                                "puede aprender nada que no sea lineal. Va una ReLU entre las dos.",
+              label="sin activación",
+              question="Si sacamos la ReLU, ¿qué queda de W₂(W₁x + b₁) + b₂? ¿Cuántas capas lineales son, en "
+                       "realidad?")
 class _NoActivation(nn.Module):
     def __init__(self, d_model, d_ff):
         super().__init__()
@@ -66,7 +69,10 @@ class _NoActivation(nn.Module):
 
 
 @mistakes.add("activation_last", "La activación está después de la segunda lineal: la salida nunca es negativa y no "
-                                  "hay nada no lineal entre las dos capas. Va en el medio.")
+                                  "hay nada no lineal entre las dos capas. Va en el medio.",
+              label="ReLU después de la segunda lineal",
+              question="Si la ReLU va al final, ¿puede la FFN devolver un número negativo? ¿Y qué se suma entonces a "
+                       "la corriente?")
 class _ActivationLast(nn.Module):
     def __init__(self, d_model, d_ff):
         super().__init__()
@@ -77,7 +83,10 @@ class _ActivationLast(nn.Module):
 
 
 @mistakes.add("activation_first", "La activación está antes de la primera lineal, sobre la entrada: la ReLU va entre "
-                                   "las dos lineales, sobre las d_ff neuronas.")
+                                   "las dos lineales, sobre las d_ff neuronas.",
+              label="ReLU sobre la entrada",
+              question="¿Qué números apaga la ReLU de la FFN del paper: los d_model de la entrada o las d_ff neuronas "
+                       "del medio?")
 class _ActivationFirst(nn.Module):
     def __init__(self, d_model, d_ff):
         super().__init__()
@@ -88,7 +97,9 @@ class _ActivationFirst(nn.Module):
 
 
 @mistakes.add("two_activations", "Pusiste una ReLU también después de la segunda lineal: la salida no puede ser "
-                                  "negativa, y se suma a la corriente residual. En el paper hay una sola, en el medio.")
+                                  "negativa, y se suma a la corriente residual. En el paper hay una sola, en el medio.",
+              label="dos ReLU",
+              question="La salida de la FFN se suma a la corriente: ¿qué perdemos si nunca puede ser negativa?")
 class _TwoActivations(nn.Module):
     def __init__(self, d_model, d_ff):
         super().__init__()
@@ -98,7 +109,9 @@ class _TwoActivations(nn.Module):
         return F.relu(self.l2(F.relu(self.l1(x))))
 
 
-@mistakes.add("gelu", "Usaste GELU: es la de GPT y BERT. Este ejercicio pide la FFN del paper, con ReLU.")
+@mistakes.add("gelu", "Usaste GELU: es la de GPT y BERT. Este ejercicio pide la FFN del paper, con ReLU.",
+              label="GELU en vez de ReLU", section="6. ReLU y GELU",
+              question="¿En qué se diferencian ReLU y GELU cerca del cero? ¿Cuál usa el paper y cuál GPT-2?")
 class _Gelu(nn.Module):
     def __init__(self, d_model, d_ff):
         super().__init__()
@@ -109,7 +122,9 @@ class _Gelu(nn.Module):
 
 
 @mistakes.add("residual_inside", "Sumaste x adentro de la FFN: el residual lo pone el bloque, alrededor de la FFN. "
-                                  "La FFN devuelve solo lineal2(activación(lineal1(x))).")
+                                  "La FFN devuelve solo lineal2(activación(lineal1(x))).",
+              label="residual adentro de la FFN",
+              question="¿Quién suma la x: la FFN o el bloque que la envuelve? ¿Qué pasaría si la sumaran los dos?")
 class _ResidualInside(nn.Module):
     def __init__(self, d_model, d_ff):
         super().__init__()
@@ -293,4 +308,15 @@ def _terms(d: int, h: int) -> dict:
 
 
 checker = Exercise("ffn", reference=MiFFN, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu clase, sin crearla (sin paréntesis)")
+                   expects="tu clase, sin crearla (sin paréntesis)", section="2. La FFN del paper",
+                   problems={
+                       "instance_not_class": "le pasó un objeto en vez de la clase",
+                       "unregistered_layers": "capas en una lista de Python, sin registrar",
+                       "linear_count": "otra cantidad de capas lineales",
+                       "hard_coded_size": "un tamaño fijo",
+                       "hidden_is_d_model": "capa oculta de d_model neuronas",
+                       "hidden_is_4d": "capa oculta de 4·d_model fijo",
+                       "layer_sizes": "lineales que no encadenan sus tamaños",
+                       "mixes_tokens": "mezcla tokens",
+                       "parameter_count": "calcula bien, pero con otra cantidad de parámetros",
+                   })

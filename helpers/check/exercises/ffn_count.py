@@ -39,40 +39,54 @@ def _terms(args) -> dict:
 mistakes = Gallery()
 
 
-@mistakes.add("no_biases", "Te faltan los dos sesgos: b1 (d_ff números) y b2 (d_model).")
+@mistakes.add("no_biases", "Te faltan los dos sesgos: b1 (d_ff números) y b2 (d_model).",
+              label="sin sesgos",
+              question="¿Cuántos números tiene b₁ y cuántos b₂? ¿Por qué no son del mismo tamaño?")
 def _no_biases(d_model, d_ff):
     return 2 * d_model * d_ff
 
 
-@mistakes.add("no_b2", "Te falta el sesgo de la segunda capa, b2: d_model números.")
+@mistakes.add("no_b2", "Te falta el sesgo de la segunda capa, b2: d_model números.",
+              label="falta b₂",
+              question="La segunda lineal devuelve d_model números: ¿cuántos sesgos le suma?")
 def _no_b2(d_model, d_ff):
     return 2 * d_model * d_ff + d_ff
 
 
-@mistakes.add("no_b1", "Te falta el sesgo de la primera capa, b1: d_ff números.")
+@mistakes.add("no_b1", "Te falta el sesgo de la primera capa, b1: d_ff números.",
+              label="falta b₁",
+              question="La primera lineal tiene d_ff neuronas: ¿cuántos sesgos lleva?")
 def _no_b1(d_model, d_ff):
     return 2 * d_model * d_ff + d_model
 
 
 @mistakes.add("biases_both_d_model", "Contaste los dos sesgos con d_model números: b1 es el de la primera capa, que "
-                                     "sale con d_ff números.")
+                                     "sale con d_ff números.",
+              label="los dos sesgos de d_model",
+              question="¿Cuántos números devuelve cada lineal? ¿Por qué eso decide el tamaño de su sesgo?")
 def _biases_both_d_model(d_model, d_ff):
     return 2 * d_model * d_ff + 2 * d_model
 
 
 @mistakes.add("biases_both_d_ff", "Contaste los dos sesgos con d_ff números: b2 es el de la segunda capa, que sale "
-                                  "con d_model números.")
+                                  "con d_model números.",
+              label="los dos sesgos de d_ff",
+              question="b₂ se suma a lo que devuelve la segunda lineal: ¿cuántos números son?")
 def _biases_both_d_ff(d_model, d_ff):
     return 2 * d_model * d_ff + 2 * d_ff
 
 
 @mistakes.add("one_matrix", "Contaste una sola matriz: son dos, d_model × d_ff a la ida y d_ff × d_model a la "
-                            "vuelta.")
+                            "vuelta.",
+              label="una sola matriz",
+              question="¿Cuántas matrices de pesos tiene la FFN, y de qué forma es cada una?")
 def _one_matrix(d_model, d_ff):
     return d_model * d_ff + d_ff + d_model
 
 
-@mistakes.add("four_d", "Usaste d_ff = 4·d_model, como el paper; la función recibe d_ff: usá ese.")
+@mistakes.add("four_d", "Usaste d_ff = 4·d_model, como el paper; la función recibe d_ff: usá ese.",
+              label="d_ff = 4·d_model fijo",
+              question="El paper usa d_ff = 4·d_model: ¿qué da tu función para un modelo con d_ff = 3·d_model?")
 def _four_d(d_model, d_ff):
     return 8 * d_model**2 + 5 * d_model
 
@@ -86,4 +100,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("ffn_count", reference=params_ffn, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="3. ¿Dónde están los pesos? Contemos parámetros")

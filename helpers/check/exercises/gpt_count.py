@@ -46,14 +46,18 @@ def _terms(args) -> dict:
 mistakes = Gallery()
 
 
-@mistakes.add("no_final_layer_norm", "Te falta la LayerNorm final, la que va después del último bloque: 2d.")
+@mistakes.add("no_final_layer_norm", "Te falta la LayerNorm final, la que va después del último bloque: 2d.",
+              label="sin la LayerNorm final", section="4. ¿Hace falta una LayerNorm al final?",
+              question="¿Dónde está la LayerNorm final de GPT-2, y por qué la necesita un modelo pre-norm?")
 def _no_final_layer_norm(vocab, d_model, n_layers, ctx):
     d = d_model
     bloque = 4 * d * d + 4 * d + 2 * d * 4 * d + 4 * d + d + 4 * d
     return vocab * d + ctx * d + n_layers * bloque
 
 
-@mistakes.add("no_positions", "Te faltan los embeddings de posición: ctx × d (una fila aprendida por posición).")
+@mistakes.add("no_positions", "Te faltan los embeddings de posición: ctx × d (una fila aprendida por posición).",
+              label="sin embeddings de posición",
+              question="¿Cómo sabe GPT-2 en qué posición está cada token? ¿Cuántos números aprende para eso?")
 def _no_positions(vocab, d_model, n_layers, ctx):
     d = d_model
     bloque = 4 * d * d + 4 * d + 8 * d * d + 4 * d + d + 4 * d
@@ -61,14 +65,19 @@ def _no_positions(vocab, d_model, n_layers, ctx):
 
 
 @mistakes.add("untied_output", "Contaste la matriz de salida aparte: GPT-2 la comparte con el embedding de tokens "
-                               "(«tied»), así que V × d va una sola vez.")
+                               "(«tied»), así que V × d va una sola vez.",
+              label="salida sin atar",
+              question="¿Qué quiere decir que la salida está atada al embedding? ¿Cuántos parámetros ahorra en GPT-2 "
+                       "small?")
 def _untied_output(vocab, d_model, n_layers, ctx):
     d = d_model
     bloque = 4 * d * d + 4 * d + 8 * d * d + 4 * d + d + 4 * d
     return 2 * vocab * d + ctx * d + n_layers * bloque + 2 * d
 
 
-@mistakes.add("layer_norm_d", "Contaste cada LayerNorm con d: son 2d (γ y β), en los bloques y en la final.")
+@mistakes.add("layer_norm_d", "Contaste cada LayerNorm con d: son 2d (γ y β), en los bloques y en la final.",
+              label="LayerNorm con d",
+              question="¿Cuántos números aprende una LayerNorm de d dimensiones?")
 def _layer_norm_d(vocab, d_model, n_layers, ctx):
     d = d_model
     bloque = 4 * d * d + 4 * d + 8 * d * d + 4 * d + d + 2 * d
@@ -76,21 +85,28 @@ def _layer_norm_d(vocab, d_model, n_layers, ctx):
 
 
 @mistakes.add("missing_4d_per_block", "Te faltan 4d por bloque: o las dos LayerNorm de cada bloque (2d cada una) o "
-                                      "los sesgos de la atención (4d). Con solo el total no puedo saber cuál.")
+                                      "los sesgos de la atención (4d). Con solo el total no puedo saber cuál.",
+              label="le faltan 4d por bloque",
+              question="Contá, por bloque, lo que mide d: sesgos de la atención y γ y β de cada LayerNorm. ¿Cuánto "
+                       "suman?")
 def _missing_4d_per_block(vocab, d_model, n_layers, ctx):
     d = d_model
     bloque = 4 * d * d + 4 * d + 8 * d * d + 4 * d + d
     return vocab * d + ctx * d + n_layers * bloque + 2 * d
 
 
-@mistakes.add("no_biases", "Te faltan los sesgos de los bloques: 4d en la atención y 4d + d en la FFN.")
+@mistakes.add("no_biases", "Te faltan los sesgos de los bloques: 4d en la atención y 4d + d en la FFN.",
+              label="sin sesgos",
+              question="¿Qué sesgos tiene un bloque de GPT-2 y cuántos números suman?")
 def _no_biases(vocab, d_model, n_layers, ctx):
     d = d_model
     bloque = 4 * d * d + 8 * d * d + 4 * d
     return vocab * d + ctx * d + n_layers * bloque + 2 * d
 
 
-@mistakes.add("one_block", "Contaste un solo bloque: son n_layers bloques iguales, cada uno con sus propios pesos.")
+@mistakes.add("one_block", "Contaste un solo bloque: son n_layers bloques iguales, cada uno con sus propios pesos.",
+              label="un solo bloque",
+              question="¿Los n_layers bloques comparten pesos? ¿Cuántos parámetros aporta cada uno?")
 def _one_block(vocab, d_model, n_layers, ctx):
     d = d_model
     bloque = 4 * d * d + 4 * d + 8 * d * d + 4 * d + d + 4 * d
@@ -106,4 +122,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("gpt_count", reference=params_gpt, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="7. Contar parámetros, hasta GPT-3")

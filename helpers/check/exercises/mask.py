@@ -85,60 +85,84 @@ mistakes = Gallery()
 
 
 @mistakes.add("flipped", "Está dada vuelta: tapaste el pasado y dejaste ver el futuro. Lo prohibido está arriba de "
-                         "la diagonal.")
+                         "la diagonal.",
+              label="dada vuelta",
+              question="En la fila i, la del token que mira, ¿qué columnas tiene prohibidas? Dibujá la máscara de T = "
+                       "4.")
 def _flipped(T):
     return torch.tril(torch.ones(T, T, dtype=torch.bool), diagonal=-1)
 
 
 @mistakes.add("hides_diagonal", "Tapaste también la diagonal: cada token tiene que poder mirarse a sí mismo (el token "
-                                "0 queda sin nada que mirar y su atención da nan). Empezá un lugar más arriba.")
+                                "0 queda sin nada que mirar y su atención da nan). Empezá un lugar más arriba.",
+              label="tapa la diagonal",
+              question="¿Puede un token mirarse a sí mismo? ¿Qué le pasa al token 0 si no?")
 def _hides_diagonal(T):
     return torch.triu(torch.ones(T, T, dtype=torch.bool))
 
 
 @mistakes.add("true_allowed", "El booleano está invertido: marcaste con True lo permitido. En nn.MultiheadAttention, "
-                              "True significa prohibido.")
+                              "True significa prohibido.",
+              label="True en lo permitido",
+              question="En nn.MultiheadAttention, ¿True quiere decir permitido o prohibido?")
 def _true_allowed(T):
     return torch.tril(torch.ones(T, T)).bool()
 
 
-@mistakes.add("nothing_blocked", "Tu máscara no prohíbe nada: es toda False. Lo prohibido, con True, es el futuro.")
+@mistakes.add("nothing_blocked", "Tu máscara no prohíbe nada: es toda False. Lo prohibido, con True, es el futuro.",
+              label="no prohíbe nada",
+              question="¿Qué ve el token 2 con una máscara toda False?")
 def _nothing_blocked(T):
     return torch.zeros(T, T, dtype=torch.bool)
 
 
 @mistakes.add("float_ones_above", "Es una máscara de 0 y 1 en float: PyTorch suma una máscara float a los puntajes, "
-                                  "así que un 1 no prohíbe nada. Usá bool (True = prohibido) o 0 y −∞.")
+                                  "así que un 1 no prohíbe nada. Usá bool (True = prohibido) o 0 y −∞.",
+              label="0 y 1 en float, 1 arriba",
+              question="¿Qué hace PyTorch con una máscara float: la suma a los puntajes o la usa para tapar? ¿Qué "
+                       "hace entonces un 1?")
 def _float_ones_above(T):
     return torch.triu(torch.ones(T, T), diagonal=1)
 
 
 @mistakes.add("float_ones_below", "Es una máscara de 0 y 1 en float, con 1 en lo permitido: PyTorch la suma a los "
-                                  "puntajes y no prohíbe nada. Usá bool (True = prohibido) o 0 y −∞.")
+                                  "puntajes y no prohíbe nada. Usá bool (True = prohibido) o 0 y −∞.",
+              label="0 y 1 en float, 1 abajo",
+              question="¿Qué hace PyTorch con una máscara float: la suma a los puntajes o la usa para tapar? ¿Qué "
+                       "hace entonces un 1?")
 def _float_ones_below(T):
     return torch.tril(torch.ones(T, T))
 
 
 @mistakes.add("float_swapped", "Cambiaste los valores de lugar: pusiste −∞ en lo permitido (el pasado y la diagonal) "
-                               "y 0 en el futuro. En una máscara float, 0 deja mirar y −∞ prohíbe.")
+                               "y 0 en el futuro. En una máscara float, 0 deja mirar y −∞ prohíbe.",
+              label="−∞ en lo permitido",
+              question="En una máscara float, ¿qué valor deja mirar y cuál prohíbe? ¿Por qué −∞?")
 def _float_swapped(T):
     return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).tril(), float("-inf"))
 
 
 @mistakes.add("float_flipped", "Está dada vuelta: pusiste −∞ debajo de la diagonal, en el pasado, y dejaste ver el "
-                               "futuro. El −∞ va arriba de la diagonal.")
+                               "futuro. El −∞ va arriba de la diagonal.",
+              label="float, dada vuelta",
+              question="En la fila i, la del token que mira, ¿qué columnas llevan −∞? Dibujá la máscara de T = 4.")
 def _float_flipped(T):
     return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).tril(-1), float("-inf"))
 
 
 @mistakes.add("float_hides_diagonal", "Pusiste −∞ también en la diagonal: cada token tiene que poder mirarse a sí "
-                                      "mismo (el token 0 queda sin nada que mirar y su atención da nan).")
+                                      "mismo (el token 0 queda sin nada que mirar y su atención da nan).",
+              label="float, −∞ en la diagonal",
+              question="¿Puede un token mirarse a sí mismo? ¿Qué le pasa al token 0 si no?")
 def _float_hides_diagonal(T):
     return torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(), float("-inf"))
 
 
 @mistakes.add("float_minus_one", "Pusiste −1 donde va −∞: PyTorch suma la máscara a los puntajes, y restarle 1 a un "
-                                 "puntaje no lo prohíbe, apenas lo baja. Usá float('-inf').")
+                                 "puntaje no lo prohíbe, apenas lo baja. Usá float('-inf').",
+              label="−1 en vez de −∞",
+              question="Después del softmax, ¿qué peso le queda a un puntaje al que le restaste 1? ¿Y al que le "
+                       "sumaste −∞?")
 def _float_minus_one(T):
     return -torch.triu(torch.ones(T, T), diagonal=1)
 
@@ -161,4 +185,5 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("mask", reference=mascara_causal, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="5. La máscara causal: de este bloque a GPT",
+                   problems={"int_mask": "una máscara de enteros"})

@@ -55,59 +55,80 @@ mistakes = Gallery()
 
 
 @mistakes.add("post_norm", "Escribiste post-norm, la línea del paper: LayerNorm después de la suma. Pre-norm "
-                           "normaliza la entrada de la subcapa y deja la suma limpia.")
+                           "normaliza la entrada de la subcapa y deja la suma limpia.",
+              label="post-norm en vez de pre-norm",
+              question="En post-norm, ¿sigue siendo la salida x₀ más los aportes? ¿Y en pre-norm?")
 def _post_norm(x, subcapa, ln):
     return ln(x + subcapa(x))
 
 
 @mistakes.add("normalized_skip", "Sumaste la entrada ya normalizada, LN(x) + F(LN(x)): el residual tiene que llevar "
-                                 "la x de antes de LayerNorm, la corriente sin tocar.")
+                                 "la x de antes de LayerNorm, la corriente sin tocar.",
+              label="suma la x normalizada",
+              question="En pre-norm, ¿qué viaja por el camino residual: x o LN(x)? ¿Qué cambiaría si fuera LN(x)?")
 def _normalized_skip(x, subcapa, ln):
     h = ln(x)
     return h + subcapa(h)
 
 
-@mistakes.add("norm_on_output", "Normalizaste la salida de la subcapa, x + LN(F(x)): pre-norm normaliza su entrada.")
+@mistakes.add("norm_on_output", "Normalizaste la salida de la subcapa, x + LN(F(x)): pre-norm normaliza su entrada.",
+              label="normaliza la salida de la subcapa",
+              question="¿Pre-norm normaliza lo que entra a la subcapa o lo que sale? ¿Dónde lo dice su nombre?")
 def _norm_on_output(x, subcapa, ln):
     return x + ln(subcapa(x))
 
 
 @mistakes.add("sandwich", "Pusiste una LayerNorm de más: normalizaste la entrada de la subcapa y también su "
-                          "salida, x + LN(F(LN(x))). Eso es sandwich-norm; pre-norm normaliza solo la entrada.")
+                          "salida, x + LN(F(LN(x))). Eso es sandwich-norm; pre-norm normaliza solo la entrada.",
+              label="sandwich-norm",
+              question="¿Cuántas LayerNorm lleva un paso pre-norm? ¿Y uno sandwich?")
 def _sandwich(x, subcapa, ln):
     return x + ln(subcapa(ln(x)))
 
 
 @mistakes.add("pre_and_post", "Pusiste una LayerNorm de más: normalizaste la entrada de la subcapa y además la suma, "
-                              "LN(x + F(LN(x))). Pre-norm deja la suma sin normalizar.")
+                              "LN(x + F(LN(x))). Pre-norm deja la suma sin normalizar.",
+              label="normaliza también la suma",
+              question="Si normalizás la suma, ¿sigue siendo la salida x más el aporte de la subcapa?")
 def _pre_and_post(x, subcapa, ln):
     return ln(x + subcapa(ln(x)))
 
 
 @mistakes.add("norm_twice", "Aplicaste ln dos veces seguidas a la entrada, ln(ln(x)): con γ y β distintos de 1 y 0 "
-                            "no da lo mismo que una. Va una sola.")
+                            "no da lo mismo que una. Va una sola.",
+              label="ln dos veces",
+              question="¿Da lo mismo aplicar una LayerNorm dos veces seguidas que una sola? ¿Y si su γ vale 2?")
 def _norm_twice(x, subcapa, ln):
     return x + subcapa(ln(ln(x)))
 
 
-@mistakes.add("no_residual", "Falta el residual: devolviste F(LN(x)) sin sumarle x.")
+@mistakes.add("no_residual", "Falta el residual: devolviste F(LN(x)) sin sumarle x.",
+              label="sin residual",
+              question="¿Dónde está la x en F(LN(x))? ¿Qué le pasa a la corriente si la subcapa aprende a devolver 0?")
 def _no_residual(x, subcapa, ln):
     return subcapa(ln(x))
 
 
 @mistakes.add("post_no_residual", "Falta el residual, y la LayerNorm quedó a la salida: LN(F(x)). Pre-norm suma x a "
-                                  "lo que sale de la subcapa, y la subcapa lee la x normalizada.")
+                                  "lo que sale de la subcapa, y la subcapa lee la x normalizada.",
+              label="sin residual, LN a la salida",
+              question="Escribí en el pizarrón post-norm, pre-norm y LN(F(x)): ¿cuál no tiene residual?")
 def _post_no_residual(x, subcapa, ln):
     return ln(subcapa(x))
 
 
-@mistakes.add("no_norm", "No usaste ln: x + F(x) es el residual solo. En pre-norm la subcapa lee la x normalizada.")
+@mistakes.add("no_norm", "No usaste ln: x + F(x) es el residual solo. En pre-norm la subcapa lee la x normalizada.",
+              label="sin LayerNorm",
+              question="En pre-norm, ¿qué lee la subcapa: la corriente tal cual o normalizada?")
 def _no_norm(x, subcapa, ln):
     return x + subcapa(x)
 
 
 @mistakes.add("new_layer_norm", "Normalizaste con una LayerNorm nueva (o F.layer_norm sin pesos), no con la `ln` que "
-                                "recibís: la nueva tiene γ = 1 y β = 0, y la de la capa tiene los suyos. Usá ln(x).")
+                                "recibís: la nueva tiene γ = 1 y β = 0, y la de la capa tiene los suyos. Usá ln(x).",
+              label="una LayerNorm nueva en vez de ln",
+              question="¿Qué pierde una LayerNorm creada adentro de la función? ¿Dónde quedan los γ y β que aprendió "
+                       "la capa?")
 def _new_layer_norm(x, subcapa, ln):
     return x + subcapa(F.layer_norm(x, x.shape[-1:]))
 
@@ -122,4 +143,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("residual_pre", reference=paso_pre, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="4. Sin nada en el medio, la salida es una suma")

@@ -56,7 +56,10 @@ mistakes = Gallery()
 
 
 @mistakes.add("replaces", "Reemplazaste en vez de sumar: x = subcapa(x) deja solo lo que dice la última subcapa "
-                          "y la corriente pierde lo que traía. Eso es una red sin residual.")
+                          "y la corriente pierde lo que traía. Eso es una red sin residual.",
+              label="reemplaza en vez de sumar",
+              question="Después de tres subcapas, ¿dónde quedó la x del principio si cada una reemplaza a la "
+                       "corriente? ¿Y si suma?")
 def _replaces(x, subcapas):
     for subcapa in subcapas:
         x = subcapa(x)
@@ -64,13 +67,17 @@ def _replaces(x, subcapas):
 
 
 @mistakes.add("all_read_input", "Todas las subcapas leyeron la x del principio: sumaste x + f₁(x) + f₂(x) + …. En la "
-                                "pila, cada subcapa lee la corriente como la dejó la anterior.")
+                                "pila, cada subcapa lee la corriente como la dejó la anterior.",
+              label="todas leen la x del principio", section="4. Sin nada en el medio, la salida es una suma",
+              question="En x₃ = x₀ + F₁(x₀) + F₂(x₁) + F₃(x₂), ¿qué lee F₂? ¿Por qué no F₂(x₀)?")
 def _all_read_input(x, subcapas):
     return x + sum(subcapa(x) for subcapa in subcapas)
 
 
 @mistakes.add("adds_input_each_step", "En cada paso sumaste la x del principio, no la corriente: h = x + f(h). La "
-                                      "corriente que sale de cada paso es la que entró más el aporte.")
+                                      "corriente que sale de cada paso es la que entró más el aporte.",
+              label="suma la x del principio en cada paso", section="4. Sin nada en el medio, la salida es una suma",
+              question="Si cada paso hace h = x + f(h), ¿qué se pierde de lo que sumaron las subcapas de antes?")
 def _adds_input_each_step(x, subcapas):
     h = x
     for subcapa in subcapas:
@@ -79,7 +86,10 @@ def _adds_input_each_step(x, subcapas):
 
 
 @mistakes.add("reversed", "Aplicaste las subcapas al revés, de la última a la primera: el orden de la lista es el "
-                          "orden de la pila.")
+                          "orden de la pila.",
+              label="subcapas al revés",
+              question="¿En qué orden atraviesa la corriente la lista de subcapas? ¿Importa el orden, si cada una lee "
+                       "lo que dejó la anterior?")
 def _reversed(x, subcapas):
     for subcapa in reversed(subcapas):
         x = x + subcapa(x)
@@ -87,7 +97,9 @@ def _reversed(x, subcapas):
 
 
 @mistakes.add("only_contributions", "Devolviste solo la suma de los aportes, sin la x del principio: la corriente es "
-                                    "x más todo lo que le sumaron las subcapas.")
+                                    "x más todo lo que le sumaron las subcapas.",
+              label="solo los aportes, sin la x", section="4. Sin nada en el medio, la salida es una suma",
+              question="Si todas las subcapas devolvieran 0, ¿qué tendría que salir de la pila?")
 def _only_contributions(x, subcapas):
     aportes = 0
     for subcapa in subcapas:
@@ -98,7 +110,9 @@ def _only_contributions(x, subcapas):
 
 
 @mistakes.add("input_twice", "Sumaste la x del principio otra vez al final: la corriente ya la trae adentro, "
-                             "contada una vez.")
+                             "contada una vez.",
+              label="la x contada dos veces", section="4. Sin nada en el medio, la salida es una suma",
+              question="¿Cuántas veces aparece x₀ en x₃? Contalo en la fórmula de la sección 4.")
 def _input_twice(x, subcapas):
     h = x
     for subcapa in subcapas:
@@ -107,29 +121,39 @@ def _input_twice(x, subcapas):
 
 
 @mistakes.add("return_in_loop", "Tu return está adentro del for: devolvés apenas termina la primera subcapa, y con la "
-                                "lista vacía no devolvés nada. El return va después del for.")
+                                "lista vacía no devolvés nada. El return va después del for.",
+              label="return adentro del for",
+              question="¿Qué tiene que devolver la función con una lista vacía de subcapas? ¿Y con una sola?")
 def _return_in_loop(x, subcapas):
     for subcapa in subcapas:
         x = x + subcapa(x)
         return x
 
 
-@mistakes.add("only_first", "Usaste solo la primera subcapa (subcapas[0]): hay que pasar por todas, en orden.")
+@mistakes.add("only_first", "Usaste solo la primera subcapa (subcapas[0]): hay que pasar por todas, en orden.",
+              label="solo la primera subcapa",
+              question="¿Por cuántas subcapas pasa la corriente en una pila de tres? ¿Qué aporte suma cada una?")
 def _only_first(x, subcapas):
     return x + subcapas[0](x)
 
 
-@mistakes.add("only_last", "Usaste solo la última subcapa (subcapas[-1]): hay que pasar por todas, en orden.")
+@mistakes.add("only_last", "Usaste solo la última subcapa (subcapas[-1]): hay que pasar por todas, en orden.",
+              label="solo la última subcapa",
+              question="Con tres subcapas, ¿cuántos aportes tiene que juntar la corriente?")
 def _only_last(x, subcapas):
     return x + subcapas[-1](x)
 
 
-@mistakes.add("nothing_applied", "Devolviste x sin pasarla por ninguna subcapa.")
+@mistakes.add("nothing_applied", "Devolviste x sin pasarla por ninguna subcapa.",
+              label="no aplica ninguna subcapa",
+              question="¿Qué le pasa a la corriente al cruzar una subcapa? Escribilo para una, después para dos.")
 def _nothing_applied(x, subcapas):
     return x
 
 
-@mistakes.add("multiplies", "Multiplicaste la corriente por el aporte: el residual es una suma, x + f(x).")
+@mistakes.add("multiplies", "Multiplicaste la corriente por el aporte: el residual es una suma, x + f(x).",
+              label="multiplica en vez de sumar",
+              question="¿Por qué x + F(x) y no x · F(x)? ¿Qué le pasa a x si F(x) da 0 en cada caso?")
 def _multiplies(x, subcapas):
     for subcapa in subcapas:
         x = x * subcapa(x)
@@ -137,7 +161,9 @@ def _multiplies(x, subcapas):
 
 
 @mistakes.add("list_of_streams", "Devolviste la lista con la corriente después de cada subcapa; se pide solo la "
-                                 "corriente final, un tensor.")
+                                 "corriente final, un tensor.",
+              label="devuelve una lista",
+              question="¿Qué forma tiene lo que sale de una subcapa? ¿Y lo que sale de la pila entera?")
 def _list_of_streams(x, subcapas):
     corrientes = []
     for subcapa in subcapas:
@@ -156,4 +182,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("residual_stack", reference=apilar, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="1. Sumar en vez de reemplazar")

@@ -52,28 +52,39 @@ mistakes = Gallery()
 
 
 @mistakes.add("centered", "Restaste la media: eso es LayerNorm (sin β). RMSNorm no centra: divide x por la raíz de "
-                          "la media de sus cuadrados.")
+                          "la media de sus cuadrados.",
+              label="resta la media",
+              question="¿Qué hace LayerNorm que RMSNorm no hace? ¿Cuánto da la RMS de [2, 4, 6, 8]?")
 def _centered(x, gamma, eps=1e-5):
     x = x - x.mean(-1, keepdim=True)
     return gamma * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 
-@mistakes.add("eps_outside", "Sumaste ε afuera de la raíz: x / (RMS + ε). Va adentro: √(media(x²) + ε).")
+@mistakes.add("eps_outside", "Sumaste ε afuera de la raíz: x / (RMS + ε). Va adentro: √(media(x²) + ε).",
+              label="ε afuera de la raíz",
+              question="¿Dónde va ε en RMSNorm, adentro o afuera de la raíz? ¿Con qué tokens se nota la diferencia?")
 def _eps_outside(x, gamma, eps=1e-5):
     return gamma * x / (torch.sqrt(x.pow(2).mean(-1, keepdim=True)) + eps)
 
 
-@mistakes.add("no_eps", "No usaste ε: con un token de ceros la RMS es 0, dividís por cero y sale nan.")
+@mistakes.add("no_eps", "No usaste ε: con un token de ceros la RMS es 0, dividís por cero y sale nan.",
+              label="sin ε",
+              question="¿Qué sale de RMSNorm para un token de ceros si no hay ε?")
 def _no_eps(x, gamma, eps=1e-5):
     return gamma * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True))
 
 
-@mistakes.add("fixed_eps", "Usaste un ε fijo (1e-5) en vez del `eps` que recibe la función.")
+@mistakes.add("fixed_eps", "Usaste un ε fijo (1e-5) en vez del `eps` que recibe la función.",
+              label="ε fijo",
+              question="¿Para qué recibe eps la función? ¿Qué pasa si alguien la llama con eps=1e-6?")
 def _fixed_eps(x, gamma, eps=1e-5):
     return gamma * x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5)
 
 
-@mistakes.add("no_sqrt", "Te faltó la raíz: dividiste por la media de los cuadrados, no por su raíz.")
+@mistakes.add("no_sqrt", "Te faltó la raíz: dividiste por la media de los cuadrados, no por su raíz.",
+              label="sin la raíz",
+              question="Para [2, 4, 6, 8], ¿cuánto da la media de los cuadrados y cuánto su raíz? ¿Cuál deja al token "
+                       "con RMS 1?")
 def _no_sqrt(x, gamma, eps=1e-5):
     return gamma * x / (x.pow(2).mean(-1, keepdim=True) + eps)
 
@@ -84,49 +95,69 @@ _BY_THE_NORM = ("no por la raíz de la media de los cuadrados: la RMS es ‖x‖
 
 
 @mistakes.add("divided_by_norm", f"Dividiste por la norma ‖x‖ (`x.norm(dim=-1)`), {_BY_THE_NORM} Y falta ε, "
-                                 "sumado adentro de la raíz: sin él, un token de ceros da nan.")
+                                 "sumado adentro de la raíz: sin él, un token de ceros da nan.",
+              label="divide por la norma ‖x‖",
+              question="¿Cuánto vale ‖x‖ y cuánto la RMS para [2, 4, 6, 8]? ¿Qué relación hay entre las dos?")
 def _divided_by_norm(x, gamma, eps=1e-5):
     return gamma * x / x.norm(dim=-1, keepdim=True)
 
 
 @mistakes.add("norm_eps_outside", f"Dividiste por la norma ‖x‖ más ε, {_BY_THE_NORM} Y ε va sumado adentro de la "
-                                  "raíz, √(media(x²) + ε), no afuera.")
+                                  "raíz, √(media(x²) + ε), no afuera.",
+              label="divide por ‖x‖ + ε",
+              question="Para [2, 4, 6, 8], ¿cuánto vale ‖x‖ y cuánto la RMS? ¿Y dónde va ε: sumado a ‖x‖, o adentro "
+                       "de la raíz?")
 def _norm_eps_outside(x, gamma, eps=1e-5):
     return gamma * x / (x.norm(dim=-1, keepdim=True) + eps)
 
 
 @mistakes.add("sum_not_mean", "Dividiste por la raíz de la suma de los cuadrados, que es la norma ‖x‖, "
-                              f"{_BY_THE_NORM} La media es la suma dividida por d.")
+                              f"{_BY_THE_NORM} La media es la suma dividida por d.",
+              label="suma de cuadrados, no media",
+              question="¿Por qué la RMS usa la media de los cuadrados y no su suma? ¿Qué le pasa a la suma cuando d "
+                       "crece?")
 def _sum_not_mean(x, gamma, eps=1e-5):
     return gamma * x / torch.sqrt(x.pow(2).sum(-1, keepdim=True) + eps)
 
 
 @mistakes.add("normalize", f"Usaste F.normalize, que divide por la norma ‖x‖, {_BY_THE_NORM} Y ε va sumado adentro "
-                           "de la raíz: √(media(x²) + ε).")
+                           "de la raíz: √(media(x²) + ε).",
+              label="F.normalize (norma 1, no RMS 1)",
+              question="¿Con qué queda un token después de F.normalize: norma 1 o RMS 1? ¿Cuánto vale cada una para "
+                       "[2, 4, 6, 8]?")
 def _normalize(x, gamma, eps=1e-5):
     return gamma * F.normalize(x, dim=-1)
 
 
 @mistakes.add("normalize_eps", f"Dividiste por la norma ‖x‖ con ε como piso (F.normalize con eps=eps, o "
                                f"`.clamp(min=eps)`), {_BY_THE_NORM} Y ε va sumado adentro de la raíz: "
-                               "√(media(x²) + ε).")
+                               "√(media(x²) + ε).",
+              label="‖x‖ con ε de piso (clamp)",
+              question="¿Qué hace el eps de F.normalize: se suma adentro de la raíz o pone un piso a ‖x‖? ¿Cuándo se "
+                       "nota la diferencia?")
 def _normalize_eps(x, gamma, eps=1e-5):
     return gamma * F.normalize(x, dim=-1, eps=eps)
 
 
-@mistakes.add("no_gamma", "Ignoraste γ: el resultado se multiplica por gamma.")
+@mistakes.add("no_gamma", "Ignoraste γ: el resultado se multiplica por gamma.",
+              label="sin γ",
+              question="¿Qué aprende RMSNorm? ¿Cuántos números tiene una de d = 4 096?")
 def _no_gamma(x, gamma, eps=1e-5):
     return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 
 @mistakes.add("batch_axis", "Promediaste sobre el batch (dim=0); la RMS es de cada token, sobre la última "
-                            "dimensión.")
+                            "dimensión.",
+              label="promedia sobre el batch", section="4. ¿Cada token por su cuenta, o todo el batch?",
+              question="¿De quién es cada RMS: de un token, o de una posición a lo largo del batch?")
 def _batch_axis(x, gamma, eps=1e-5):
     return gamma * x / torch.sqrt(x.pow(2).mean(0, keepdim=True) + eps)
 
 
 @mistakes.add("mean_abs", "Usaste la media de los valores absolutos, no la raíz de la media de los cuadrados: "
-                          "RMS = √(media(x²) + ε).")
+                          "RMS = √(media(x²) + ε).",
+              label="media de los valores absolutos",
+              question="Para [2, 4, 6, 8], ¿cuánto da la media de los valores absolutos y cuánto la RMS?")
 def _mean_abs(x, gamma, eps=1e-5):
     return gamma * x / (x.abs().mean(-1, keepdim=True) + eps)
 
@@ -142,4 +173,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("rms_norm", reference=mi_rms_norm, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="7. RMSNorm, la de LLaMA")

@@ -63,59 +63,83 @@ mistakes = Gallery()
 
 
 @mistakes.add("no_mask", "Lo evaluaste sin máscara (causal=False): cada lugar vio la palabra que tenía que adivinar. "
-                         "Al escribir, esa palabra todavía no existe; medilo con la máscara.")
+                         "Al escribir, esa palabra todavía no existe; medilo con la máscara.",
+              label="sin máscara",
+              question="Al escribir, ¿puede el modelo ver la palabra que tiene que adivinar? ¿Qué pérdida da el que "
+                       "aprendió a copiar cuando no puede?")
 def _no_mask(modelo, ids):
     logits = modelo(ids[:, :-1], causal=False)
     return F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten()).item()
 
 
 @mistakes.add("no_shift", "Comparaste cada lugar con su propia palabra, no con la siguiente: el modelo adivina la "
-                          "palabra que viene. Entradas ids[:, :-1], respuestas ids[:, 1:].")
+                          "palabra que viene. Entradas ids[:, :-1], respuestas ids[:, 1:].",
+              label="sin correr las respuestas",
+              question="¿Qué tiene que adivinar el lugar i: la palabra i o la i + 1? ¿Qué parte de ids son las "
+                       "entradas y qué parte las respuestas?")
 def _no_shift(modelo, ids):
     return F.cross_entropy(modelo(ids).flatten(0, 1), ids.flatten()).item()
 
 
 @mistakes.add("all_ids", "Le pasaste al modelo las T palabras y después cortaste los logits: con máscara daría lo "
                          "mismo, pero el modelo tiene ctx posiciones, una por palabra que lee, y lee a lo sumo T − 1 "
-                         "(en el notebook, 15 de 16): la última no la lee nunca, solo se adivina. Pasale ids[:, :-1].")
+                         "(en el notebook, 15 de 16): la última no la lee nunca, solo se adivina. Pasale ids[:, :-1].",
+              label="le pasa las 16 palabras",
+              question="¿Cuántas posiciones tiene el modelo (modelo.ctx) y cuántas palabras cada secuencia? ¿Cuál no "
+                       "necesita leer nunca?")
 def _all_ids(modelo, ids):
     logits = modelo(ids)[:, :-1]
     return F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten()).item()
 
 
 @mistakes.add("backwards", "Corriste las secuencias para el otro lado: el modelo lee ids[:, :-1] y adivina "
-                           "ids[:, 1:], no al revés.")
+                           "ids[:, 1:], no al revés.",
+              label="al revés",
+              question="¿Hacia dónde lee un GPT? ¿Qué serían entradas y respuestas si leyera al revés?")
 def _backwards(modelo, ids):
     return F.cross_entropy(modelo(ids[:, 1:]).flatten(0, 1), ids[:, :-1].flatten()).item()
 
 
 @mistakes.add("bits", "Diste la pérdida en bits (dividiste por ln 2): la lección la mide en nats, con el logaritmo "
-                      "natural, como F.cross_entropy.")
+                      "natural, como F.cross_entropy.",
+              label="en bits, no en nats",
+              question="¿En qué unidad mide la lección la pérdida? ¿Cuánto es ln 12 en nats, y en bits?")
 def _bits(modelo, ids):
     return perdida_en_uso(modelo, ids) / math.log(2)
 
 
-@mistakes.add("sum", "Sumaste la pérdida de todas las palabras en vez de promediarla: se pide nats por palabra.")
+@mistakes.add("sum", "Sumaste la pérdida de todas las palabras en vez de promediarla: se pide nats por palabra.",
+              label="suma en vez de promedio",
+              question="¿Por qué se promedia la pérdida por palabra? ¿Qué le pasaría a una suma con el doble de "
+                       "secuencias?")
 def _sum(modelo, ids):
     logits = modelo(ids[:, :-1])
     return F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten(), reduction="sum").item()
 
 
 @mistakes.add("per_sequence", "Promediaste por secuencia, no por palabra: sumaste las pérdidas de cada secuencia y "
-                              "dividiste por cuántas secuencias hay.")
+                              "dividiste por cuántas secuencias hay.",
+              label="promedio por secuencia",
+              question="¿Es lo mismo promediar por secuencia que por palabra? ¿Cuántas palabras adivina cada "
+                       "secuencia?")
 def _per_sequence(modelo, ids):
     logits = modelo(ids[:, :-1])
     return F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten(), reduction="sum").item() / len(ids)
 
 
 @mistakes.add("last_only", "Mediste solo la última palabra de cada secuencia: al entrenar y al medir cuenta cada "
-                           "lugar, cada uno adivinando la siguiente.")
+                           "lugar, cada uno adivinando la siguiente.",
+              label="solo la última palabra",
+              question="¿Cuántas predicciones hace el modelo en una secuencia de 16 palabras? ¿Cuáles cuentan en la "
+                       "pérdida?")
 def _last_only(modelo, ids):
     return F.cross_entropy(modelo(ids[:, :-1])[:, -1], ids[:, -1]).item()
 
 
 @mistakes.add("softmax_twice", "Le pasaste probabilidades a F.cross_entropy: ella ya aplica softmax, así que quiere "
-                               "los logits tal cual.")
+                               "los logits tal cual.",
+              label="softmax antes de cross_entropy",
+              question="¿Qué espera F.cross_entropy: logits o probabilidades? ¿Qué hace ella por dentro?")
 def _softmax_twice(modelo, ids):
     probs = modelo(ids[:, :-1]).softmax(-1)
     return F.cross_entropy(probs.flatten(0, 1), ids[:, 1:].flatten()).item()
@@ -130,4 +154,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("use_loss", reference=perdida_en_uso, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="6. Un GPT con máscara y otro sin ella")

@@ -42,7 +42,9 @@ mistakes = Gallery()
 
 
 @mistakes.add("zero_based", "Contaste los pasos desde 0: en el paso 1 ya das 2/warmup del lr. Acá el paso 1 es el "
-                            "primero y da lr/warmup (así cuenta el motor del notebook 05).")
+                            "primero y da lr/warmup (así cuenta el motor del notebook 05).",
+              label="pasos contados desde 0",
+              question="Con warmup = 4 y lr = 0.001, ¿cuánto vale el learning rate en el paso 1? ¿Y en el paso 4?")
 def _zero_based(paso, warmup, lr):
     if warmup == 0:
         return lr
@@ -50,7 +52,9 @@ def _zero_based(paso, warmup, lr):
 
 
 @mistakes.add("starts_at_zero", "Tu primer paso tiene learning rate 0: (paso − 1)/warmup. El paso 1 ya da lr/warmup y "
-                                "el paso warmup llega a lr.")
+                                "el paso warmup llega a lr.",
+              label="primer paso con lr 0",
+              question="¿Puede el primer paso tener learning rate 0? ¿Qué aprendería el modelo en ese paso?")
 def _starts_at_zero(paso, warmup, lr):
     if warmup == 0:
         return lr
@@ -58,7 +62,9 @@ def _starts_at_zero(paso, warmup, lr):
 
 
 @mistakes.add("no_plateau", "No hay meseta: después del warmup el learning rate sigue subiendo. Desde el paso warmup "
-                            "en adelante es lr: la fracción no pasa de 1.")
+                            "en adelante es lr: la fracción no pasa de 1.",
+              label="no se queda en lr",
+              question="¿Qué pasa con el learning rate después de warmup pasos, en este esquema?")
 def _no_plateau(paso, warmup, lr):
     if warmup == 0:
         return lr
@@ -66,26 +72,35 @@ def _no_plateau(paso, warmup, lr):
 
 
 @mistakes.add("noam_decay", "Después del warmup lo hacés bajar como 1/√paso: eso es el esquema del paper de 2017. "
-                            "Acá se pedía dejarlo constante en lr.")
+                            "Acá se pedía dejarlo constante en lr.",
+              label="baja como 1/√paso",
+              question="¿En qué se diferencia este warmup del esquema del paper de 2017? ¿Qué pasa después del pico "
+                       "en cada uno?")
 def _noam_decay(paso, warmup, lr):
     if warmup == 0:
         return lr
     return lr * min(paso / warmup, (warmup / paso) ** 0.5)
 
 
-@mistakes.add("constant", "No hay warmup: devolvés lr desde el primer paso.")
+@mistakes.add("constant", "No hay warmup: devolvés lr desde el primer paso.",
+              label="sin warmup",
+              question="Con warmup = 100, ¿cuánto vale el learning rate en el paso 1?")
 def _constant(paso, warmup, lr):
     return lr
 
 
-@mistakes.add("fixed_lr", "Usaste un lr fijo (0.001) en vez del `lr` que recibe la función.")
+@mistakes.add("fixed_lr", "Usaste un lr fijo (0.001) en vez del `lr` que recibe la función.",
+              label="lr fijo",
+              question="¿Para qué recibe lr la función? ¿Qué da con lr = 0.01?")
 def _fixed_lr(paso, warmup, lr):
     if warmup == 0:
         return 1e-3
     return 1e-3 * min(1.0, paso / warmup)
 
 
-@mistakes.add("fixed_warmup", "Usaste un warmup fijo de 100 pasos en vez del `warmup` que recibe la función.")
+@mistakes.add("fixed_warmup", "Usaste un warmup fijo de 100 pasos en vez del `warmup` que recibe la función.",
+              label="warmup fijo",
+              question="¿Qué da tu función con warmup = 0, sin warmup? ¿Y con warmup = 500?")
 def _fixed_warmup(paso, warmup, lr):
     return lr * min(1.0, paso / 100)
 
@@ -99,4 +114,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("warmup", reference=lr_warmup, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla")
+                   expects="tu función, sin llamarla", section="¿Ayuda el warmup?")
