@@ -64,17 +64,21 @@ def spans_of(stages, logs):
 
 @pytest.mark.parametrize("idle, overlaps", [(1.9, True), (0.5, False)])
 def test_a_stage_starts_beside_the_others_only_on_cores_that_stood_idle(tmp_path, idle, overlaps):
-    """A one-core stage that waits (idle cores) lets the next, a two-core one, start beside it, within OVERCOMMIT;
-    busy cores do not."""
+    """Two one-core stages that wait (idle cores) let a third start beside them, within OVERCOMMIT; busy cores do
+    not, and a multi-threaded stage neither starts on idle cores nor has anything started beside it."""
     sleep = sh("import time; print('start', time.time()); time.sleep(1.0); print('end', time.time())")
-    stages = [Stage("waits", sleep), Stage("big", sleep, cores=2), Stage("third", sleep)]
+    stages = [Stage("a", sleep), Stage("b", sleep), Stage("third", sleep), Stage("big", sleep, cores=2),
+              Stage("last", sleep)]
     meter = FakeMeter(idle)
     assert pipeline.run(stages, cores=2, logs=tmp_path, meter=meter) == 0
     spans = spans_of(stages, tmp_path)
-    big_beside_waits = spans["big"][0] < spans["waits"][1]
-    assert big_beside_waits is overlaps, spans
-    assert ("started on idle cores" in stages[1].note) is overlaps and (meter.restarts > 0) is overlaps
-    declared = {"waits": 1, "big": 2, "third": 1}
+    third_beside = spans["third"][0] < min(spans["a"][1], spans["b"][1])
+    assert third_beside is overlaps, spans
+    assert ("started on idle cores" in stages[2].note) is overlaps and (meter.restarts > 0) is overlaps
+    assert "idle" not in stages[3].note, "a multi-threaded stage starts only on its own free cores"
+    assert all(not (a < spans["big"][1] and spans["big"][0] < b) for n, (a, b) in spans.items() if n != "big"), \
+        f"nothing runs beside a multi-threaded stage: {spans}"
+    declared = {"a": 1, "b": 1, "third": 1, "big": 2, "last": 1}
     for t in [start for start, _ in spans.values()]:
         at_once = sum(declared[n] for n, (a, b) in spans.items() if a <= t < b)
         assert at_once <= 2 + pipeline.OVERCOMMIT, f"{at_once} cores declared at once: {spans}"
