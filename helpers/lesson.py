@@ -129,20 +129,28 @@ def _by_roles(cells) -> list[ExerciseCells]:
 
 
 def _by_text(cells) -> list[ExerciseCells]:
-    """The exercises the cells' text shows: a stub, the next code cell its check, the cells around them."""
+    """The exercises the cells' text shows: each check cell, the stub (the code cell above it) and the cells around
+    them; a stub whose next code cell is no check is an exercise without name or check."""
+    code = [i for i, c in enumerate(cells) if c.get("cell_type") == "code"]
     out = []
-    for i, cell in enumerate(cells):
-        if cell.get("cell_type") != "code" or not source(cell).startswith(_STUB):
+    for k, i in enumerate(code):
+        shows = source(cells[i]).startswith(_STUB)
+        call = check_call(source(cells[i]))
+        nxt = code[k + 1] if k + 1 < len(code) else None
+        if shows and (nxt is None or check_call(source(cells[nxt])) is None):
+            out.append(ExerciseCells("", None, _if(cells, i - 1, _PROMPT), i, None, None))
+        if not call:
             continue
-        nxt = next((j for j in range(i + 1, len(cells)) if cells[j].get("cell_type") == "code"), None)
-        call = check_call(source(cells[nxt])) if nxt is not None else None
-        before, after = (cells[i - 1] if i else {}), (cells[nxt + 1] if call and nxt + 1 < len(cells) else {})
-        out.append(ExerciseCells(call[0] if call else "", call[1] if call else None,
-                                 i - 1 if before.get("cell_type") == "markdown" and source(before).startswith(_PROMPT)
-                                 else None, i, nxt if call else None,
-                                 nxt + 1 if after.get("cell_type") == "markdown"
-                                 and source(after).startswith(SOLUTION_OPEN) else None))
+        stub = code[k - 1] if k and source(cells[code[k - 1]]).startswith(_STUB) else None
+        out.append(ExerciseCells(call[0], call[1], _if(cells, stub - 1, _PROMPT) if stub is not None else None, stub,
+                                 i, _if(cells, i + 1, SOLUTION_OPEN)))
     return out
+
+
+def _if(cells, i: int, start: str) -> int | None:
+    """``i`` if it is a markdown cell starting with ``start``, else None."""
+    ok = 0 <= i < len(cells) and cells[i].get("cell_type") == "markdown" and source(cells[i]).startswith(start)
+    return i if ok else None
 
 
 def exercise_cells(nb) -> list[ExerciseCells]:
