@@ -220,7 +220,8 @@ def _exercise_problems(cells) -> list[str]:
             i = getattr(ex, p)
             if i is not None and _part(cells[i]) != (ex.name, p):
                 out.append(f"cell {i}: reads as the {p} of «Tu turno» {ex.name or '?'} but its role is "
-                           f"{roles(cells[i]).get('exercise')}")
+                           f"{roles(cells[i]).get('exercise')}; give it metadata[{KEY!r}]['exercise'] = "
+                           f"{{'name': {ex.name!r}, 'part': {p!r}}}")
     return out
 
 
