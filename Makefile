@@ -284,7 +284,7 @@ execute: install
 	$(BIN)/python .ci/learner_copies.py
 
 # The learner's copies, notebooks/colab/ (what Colab badges open): each notebook without the outputs of the cells
-# that answer a bet (helpers/data/predictions.json says which). Committed; tests/test_learner_copies.py fails a stale one.
+# that answer a bet (their roles say which: helpers.lesson). Committed; tests/test_learner_copies.py fails a stale one.
 copies:
 	$(PYTHON) .ci/learner_copies.py
 
