@@ -115,10 +115,15 @@ def _part(cell) -> tuple[str, str] | None:
     return (ex.get("name"), ex.get("part")) if isinstance(ex, dict) else None
 
 
+def _bets(cell) -> dict:
+    bets = roles(cell).get("bets")
+    return bets if isinstance(bets, dict) else {}
+
+
 def _by_roles(cells) -> list[ExerciseCells]:
     found: dict[str, dict] = {}
     for i, cell in enumerate(cells):
-        if (part := _part(cell)) and part[1] in PARTS:
+        if (part := _part(cell)) and part[1] in PARTS and isinstance(part[0], str) and part[0]:
             found.setdefault(part[0], {}).setdefault(part[1], i)
     out = []
     for name, parts in found.items():
@@ -163,7 +168,7 @@ def bet_cells(nb) -> dict[str, BetCells]:
     """{key: BetCells} of the bets the notebook's cells ask or answer, in the order they first appear."""
     found: dict[str, tuple[list, list]] = {}
     for i, cell in enumerate(nb["cells"]):
-        for key, part in (roles(cell).get("bets") or {}).items():
+        for key, part in _bets(cell).items():
             found.setdefault(key, ([], []))[part != "question"].append(i)
     return {k: BetCells(k, q[0] if q else None, tuple(a)) for k, (q, a) in found.items()}
 
@@ -195,19 +200,19 @@ def _exercise_problems(cells) -> list[str]:
             continue
         if part[1] not in PARTS or not isinstance(part[0], str) or not part[0]:
             out.append(f"cell {i}: exercise role {roles(cell)['exercise']} is not {{'name': ..., 'part': {PARTS}}}")
-        elif part in seen:
+            continue
+        if part in seen:
             out.append(f"cell {i}: a second {part[1]} of {part[0]} (the first is cell {seen[part]})")
         seen.setdefault(part, i)
     for ex in _by_roles(cells):
         at = [getattr(ex, p) for p in PARTS]
+        out += [f"cell {i}: the {p} of {ex.name} is not a {_TYPE[p]} cell" for p, i in zip(PARTS, at)
+                if i is not None and cells[i].get("cell_type") != _TYPE[p]]
         if None in at:
             out.append(f"{ex.name}: no {' nor '.join(p for p, i in zip(PARTS, at) if i is None)} cell")
             continue
         if at != list(range(at[0], at[0] + 4)):
             out.append(f"{ex.name}: prompt, stub, check and solution are not consecutive cells: {at}")
-        for p, i in zip(PARTS, at):
-            if cells[i].get("cell_type") != _TYPE[p]:
-                out.append(f"cell {i}: the {p} of {ex.name} is not a {_TYPE[p]} cell")
         shows = {"prompt": source(cells[ex.prompt]).startswith(_PROMPT),
                  "stub": source(cells[ex.stub]).startswith(_STUB),
                  "check": ex.variable is not None,
@@ -230,7 +235,9 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
 
     cells, known, out = nb["cells"], {b.key: b for b in predictions.bets()}, []
     for i, cell in enumerate(cells):
-        for key, part in (roles(cell).get("bets") or {}).items():
+        if not isinstance(roles(cell).get("bets", {}), dict):
+            out.append(f"cell {i}: its bets role is not a {{key: 'question' or 'answer'}} mapping")
+        for key, part in _bets(cell).items():
             if part not in ("question", "answer"):
                 out.append(f"cell {i}: bet {key!r} part {part!r} is neither 'question' nor 'answer'")
     found = bet_cells(nb)
@@ -244,7 +251,7 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
             continue
         if notebook is not None and known[key].notebook != notebook:
             out.append(f"bet {key!r}: helpers/data/predictions.json puts it in {known[key].notebook}")
-        asking = [i for i in range(len(cells)) if (roles(cells[i]).get("bets") or {}).get(key) == "question"]
+        asking = [i for i in range(len(cells)) if _bets(cells[i]).get(key) == "question"]
         if len(asking) != 1:
             out.append(f"bet {key!r}: asked by {len(asking)} cells, not one")
             continue
