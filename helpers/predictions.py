@@ -1,7 +1,8 @@
 """The notebooks' bets, written once (data/predictions.json): the multiple-choice questions, asked by
 helpers.widgets.Prediction in a notebook and by the site's live copy, and the free-text «Antes de correr … apostá»
 ones. What a bet says lives here; where it sits, on the cells (helpers.lesson: the cell that asks it and those whose
-output answers it carry its key). Pure functions, no front end.
+output answers it carry its key). Pure functions, no front end: ``ask``, the notebooks' call, is
+helpers.widgets.prediction's, named here for them and imported only when used.
 
 data/predictions.json maps a key ("NN-name") to one bet:
 
@@ -20,8 +21,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["LETTERS", "Bet", "Option", "Question", "after", "ask", "bet", "bets", "first", "keys", "question",
-           "verdict"]
+# ask comes from __getattr__ below (the widget's, imported when a notebook calls it)
+__all__ = ["LETTERS", "Bet", "Option", "Question", "after", "ask", "bet", "bets", "first", "keys",  # noqa: F822
+           "question", "verdict"]
 
 LETTERS = "abcdefgh"
 _FILE = "data/predictions.json"
@@ -152,12 +154,10 @@ def bet(key: str, choice=None):
     return _kept.get(key)
 
 
-def ask(key: str):
-    """In a notebook: show the question (as HTML, readable unrun) and return its answer buttons."""
-    from IPython.display import HTML, display
-
-    from .widgets.prediction import Prediction
-
-    widget = Prediction(key)
-    display(HTML(question(key).html()))
-    return widget
+def __getattr__(name: str):
+    # ask, the notebooks' helpers.predictions.ask("KEY"), is the widget's (helpers.widgets.prediction): the widget
+    # depends on this pure module, and this one names it only when a notebook asks, never on import
+    if name == "ask":
+        from .widgets.prediction import ask
+        return ask
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
