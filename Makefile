@@ -1,8 +1,8 @@
 # Two commands for everyone: `make lab` and `make test`. Both build .venv from nothing.
-# Facts (Colab's versions, the torch pin, nbval's flags, the repository) are written once; tests/facts.py reads
+# Facts (Colab's versions, the torch pin, nbval's flags, the repository) are written once; .ci/facts.py reads
 # them for this file, the tests and CI.
 PYTHON ?= python3
-FACTS  := $(PYTHON) tests/facts.py
+FACTS  := $(PYTHON) .ci/facts.py
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed

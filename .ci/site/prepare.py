@@ -68,7 +68,7 @@ WIDGETS = {"FourNumbers": "cuatro_numeros", "StepByStep": "siguiente_paso", "Gam
            "SweepExplorer": "explorador"}
 
 
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / ".ci"))
 import predictions_site  # noqa: E402  (beside this file; it puts the checkout on sys.path)
 from facts import COPIES, repository, version  # noqa: E402  (the one reader of pyproject.toml)
 

@@ -60,7 +60,7 @@ def tag(kind: str, path: str) -> str:
 
 @pytest.mark.parametrize("source, site", [
     ("[la 03](../notebooks/03_layernorm.ipynb)", "[la 03](notebooks/03_layernorm.ipynb)"),
-    ("[los hechos](../tests/facts.py)", f"[los hechos]({tag('blob', 'tests/facts.py')})"),
+    ("[los hechos](../.ci/facts.py)", f"[los hechos]({tag('blob', '.ci/facts.py')})"),
     ('[x](../Makefile "make")', f'[x]({tag("blob", "Makefile")} "make")'),
     ("[`helpers/check/`](../helpers/check/)", f"[`helpers/check/`]({tag('tree', 'helpers/check')})"),
     ("[README](../README.md#si-algo-falla)", f"[README]({tag('blob', 'README.md')}#si-algo-falla)"),
