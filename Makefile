@@ -1,8 +1,8 @@
 # Two commands for everyone: `make lab` and `make test`. Both build .venv from nothing.
-# Facts (Colab's versions, the torch pin, nbval's flags, the repository) are written once; tests/facts.py reads
+# Facts (Colab's versions, the torch pin, nbval's flags, the repository) are written once; .ci/facts.py reads
 # them for this file, the tests and CI.
 PYTHON ?= python3
-FACTS  := $(PYTHON) tests/facts.py
+FACTS  := $(PYTHON) .ci/facts.py
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -268,8 +268,8 @@ sweep-mask: install
 depth: install
 	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.depth
 
-# Re-run notebooks top to bottom in a fresh kernel and store their outputs; an exercise's answer (cells tagged
-# exercise-answer) is stored without its output, so the learner sees it only when they run it.
+# Re-run notebooks top to bottom in a fresh kernel and store their outputs; an exercise's answer (a cell whose
+# role, read by helpers.lesson, is exercise_answer) is stored without its output: the learner sees it when they run it.
 # make execute NB=notebooks/01_ffn.ipynb   (default: all of them)
 execute: install
 	for nb in $(NB); do \
@@ -277,14 +277,14 @@ execute: install
 	    --ExecutePreprocessor.timeout=$(shell $(FACTS) cell-timeout) --ExecutePreprocessor.store_widget_state=False \
 	    --ExecutePreprocessor.record_timing=False \
 	    --NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor "$$nb" || exit 1; \
-	  $(BIN)/python -c "import nbformat, sys; nb = nbformat.read(sys.argv[1], 4); \
-	    [c.update(outputs=[]) for c in nb.cells if 'exercise-answer' in c.get('metadata', {}).get('tags', [])]; \
+	  $(BIN)/python -c "import nbformat, sys; from helpers import lesson; nb = nbformat.read(sys.argv[1], 4); \
+	    [nb.cells[i].update(outputs=[]) for i in lesson.exercise_answer_cells(nb)]; \
 	    nbformat.write(nb, sys.argv[1])" "$$nb" || exit 1; \
 	done
 	$(BIN)/python .ci/learner_copies.py
 
 # The learner's copies, notebooks/colab/ (what Colab badges open): each notebook without the outputs of the cells
-# that answer a bet (helpers/data/predictions.json says which). Committed; tests/test_learner_copies.py fails a stale one.
+# that answer a bet (their roles say which: helpers.lesson). Committed; tests/test_learner_copies.py fails a stale one.
 copies:
 	$(PYTHON) .ci/learner_copies.py
 

@@ -1,13 +1,13 @@
 """The learner's copies: notebooks/colab/NN_name.ipynb, what the Colab badges, the README and the site's Colab
 button and download open. Each is its notebook in notebooks/ byte for byte, except that the cells answering a bet
-(helpers/data/predictions.json's ``answered_by``, read through helpers.predictions) are stored as never run: no
+(their role says so: ``metadata["leccion06"]["bets"]``, read through helpers.lesson) are stored as never run: no
 outputs, no execution count. So a learner who opens the lesson sees each question before its answer; the
 repository's notebooks keep every output, for nbval and the site (which folds those answers instead).
 
     python .ci/learner_copies.py           # write the copies (make copies; make execute and make release run it)
     python .ci/learner_copies.py --check   # exit 1, naming them, if a copy is not what the notebooks give now
 
-Standard library only (helpers.predictions is pure): any environment can run it.
+Standard library only (helpers.lesson is pure): any environment can run it.
 """
 
 from __future__ import annotations
@@ -20,18 +20,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 COPIES = NOTEBOOKS / "colab"
-# helpers.predictions is pure (no torch). A Python without helpers takes the checkout's; where helpers is installed
+# helpers.lesson is pure (no torch). A Python without helpers takes the checkout's; where helpers is installed
 # (the tests in Colab's environment) sys.path stays as it was, or later imports and metadata would read the checkout.
 try:
-    from helpers import predictions
+    from helpers import lesson
 except ModuleNotFoundError:
     sys.path.insert(0, str(ROOT))
-    from helpers import predictions
-
-
-def answering_cells(notebook: str) -> set[str]:
-    """Ids of the cells of ``notebook`` (a file name) whose output answers one of its bets."""
-    return {cell for b in predictions.bets() if b.notebook == notebook for cell in b.answered_by}
+    from helpers import lesson
 
 
 def dumps(nb: dict) -> str:
@@ -40,16 +35,13 @@ def dumps(nb: dict) -> str:
 
 
 def learner_copy(path: Path) -> str:
-    """The text of ``path``'s learner copy; refuses an answering cell id the notebook does not have."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    wanted = answering_cells(path.name)
-    found = set()
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "code" and cell.get("id") in wanted:
-            cell["outputs"], cell["execution_count"] = [], None
-            found.add(cell["id"])
-    if wanted - found:
-        sys.exit(f"helpers/data/predictions.json: {path.name} has no code cell with id {sorted(wanted - found)}")
+    """The text of ``path``'s learner copy; refuses a notebook whose roles are wrong (helpers.lesson.problems)."""
+    nb = lesson.read(path)
+    wrong = lesson.problems(nb, path.name)
+    if wrong:
+        sys.exit(f"notebooks/{path.name}: {'; '.join(wrong)}")
+    for i in lesson.answering(nb):
+        nb["cells"][i]["outputs"], nb["cells"][i]["execution_count"] = [], None
     return dumps(nb)
 
 

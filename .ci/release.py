@@ -34,8 +34,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-import facts  # noqa: E402  (tests/facts.py: the one reader of pyproject.toml)
+sys.path.insert(0, str(ROOT / ".ci"))  # also when loaded from its file, not run
+import facts  # noqa: E402  (.ci/facts.py, beside this file: the one reader of pyproject.toml)
 
 CHANGELOG = ROOT / "CHANGELOG.md"
 UNRELEASED = "## [Sin publicar]"

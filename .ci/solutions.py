@@ -5,7 +5,9 @@ helpers is its one source: this writes the code into the notebooks, and tests/te
     python .ci/solutions.py            # rewrite the code of every «Solución» cell (adds the missing ones)
     python .ci/solutions.py --check    # exit 1, naming the cells, if any is missing or out of date
 
-Each cell may carry a paragraph before the code (the explanation); only the ```python block is rewritten.
+Each cell may carry a paragraph before the code (the explanation); only the ```python block is rewritten. Which
+cell is which («Tu turno» parts, in each cell's metadata) is read by helpers.lesson; a new «Solución» cell gets its
+role there.
 """
 
 from __future__ import annotations
@@ -16,55 +18,55 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OPEN = "<details><summary>Ver la solución</summary>"  # a label that says it opens (classic Notebook draws no ▸)
 CODE = re.compile(r"```python\n.*?```", re.S)
 
 
-def source(cell) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
+def _lesson():
+    from helpers import lesson  # as a script, from the checkout (main puts it on sys.path); imported, as it is
+    return lesson
 
 
 def block(code: str, explanation: str = "") -> str:
     """The markdown of a «Solución» cell: explanation (optional), then the code, folded."""
     text = f"{explanation.strip()}\n\n" if explanation.strip() else ""
-    return f"{OPEN}\n\n{text}```python\n{code.rstrip()}\n```\n\n</details>"
+    return f"{_lesson().SOLUTION_OPEN}\n\n{text}```python\n{code.rstrip()}\n```\n\n</details>"
 
 
-def is_solution(cell) -> bool:
-    return cell["cell_type"] == "markdown" and source(cell).startswith(OPEN)
-
-
-def expected(nb) -> list[tuple[int, str, str]]:
-    """(check cell, exercise, reference code) for every "Tu turno" of a notebook."""
-    from helpers import check, grading
-    return [(ex.check, ex.name, getattr(check, ex.name).solution().code) for ex in grading.exercises(nb)]
+def expected(nb) -> list[tuple[object, str]]:
+    """(the exercise's cells, reference code) for every "Tu turno" of a notebook."""
+    from helpers import check
+    return [(ex, getattr(check, ex.name).solution().code) for ex in _lesson().exercise_cells(nb)]
 
 
 def problems(nb) -> list[str]:
     """What is missing or out of date, one line per exercise."""
     out = []
-    for i, name, code in expected(nb):
-        after = nb["cells"][i + 1] if i + 1 < len(nb["cells"]) else None
-        if after is None or not is_solution(after):
-            out.append(f"cell {i + 1}: no «Solución» cell under helpers.check.{name}")
-        elif CODE.findall(source(after)) != [f"```python\n{code.rstrip()}\n```"]:
-            out.append(f"cell {i + 1}: its code is not helpers.check.{name}.solution().code")
+    for ex, code in expected(nb):
+        if ex.check is None:
+            out.append(f"{ex.name}: no check cell helpers.check.{ex.name}(<variable>)")
+        elif ex.solution is None or ex.solution != ex.check + 1:
+            out.append(f"cell {ex.check + 1}: no «Solución» cell under helpers.check.{ex.name}")
+        elif CODE.findall(_lesson().source(nb["cells"][ex.solution])) != [f"```python\n{code.rstrip()}\n```"]:
+            out.append(f"cell {ex.solution}: its code is not helpers.check.{ex.name}.solution().code")
     return out
 
 
 def rewrite(nb) -> dict:
-    """The notebook with every «Solución» cell present and its code the reference's (last exercise first, so the
-    indices of the earlier ones hold)."""
-    cells = nb["cells"]
-    for i, name, code in reversed(expected(nb)):
-        if i + 1 < len(cells) and is_solution(cells[i + 1]):
-            old = source(cells[i + 1])
-            explanation = old[len(OPEN):old.index("```python")] if "```python" in old else ""
-            cells[i + 1]["source"] = block(code, explanation)
+    """The notebook with every «Solución» cell present (its role in its metadata) and its code the reference's (last
+    exercise first, so the indices of the earlier ones hold)."""
+    lesson, cells = _lesson(), nb["cells"]
+    for ex, code in reversed(expected(nb)):
+        if ex.check is None:
+            continue
+        if ex.solution is not None:
+            old = lesson.source(cells[ex.solution])
+            start = len(lesson.SOLUTION_OPEN) if old.startswith(lesson.SOLUTION_OPEN) else 0
+            explanation = old[start:old.index("```python")] if "```python" in old else ""
+            cells[ex.solution]["source"] = block(code, explanation)
         else:
-            cells.insert(i + 1, {"cell_type": "markdown", "metadata": {}, "source": block(code)})
-        cells[i + 1].setdefault("id", f"solucion-{name.replace('_', '-')}")
+            cells.insert(ex.check + 1, {"cell_type": "markdown", "metadata": {}, "source": block(code)})
+            lesson.mark(cells[ex.check + 1], exercise=(ex.name, "solution"))
+            cells[ex.check + 1].setdefault("id", f"solucion-{ex.name.replace('_', '-')}")
     return nb
 
 

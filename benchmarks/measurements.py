@@ -24,6 +24,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+try:  # helpers.lesson (standard library only) reads which cell is a «Tu turno»; the checkout's where not installed
+    from helpers import lesson
+except ModuleNotFoundError:
+    sys.path.insert(0, str(ROOT))
+    from helpers import lesson
+
 FILE = ROOT / "benchmarks" / "measurements.json"
 DOCS = ("README.md", "docs/docente.md")
 GUIDE = "docs/docente.md"  # the one with the class plans
@@ -41,11 +47,13 @@ NOT_READ = "Para ir más lejos"  # the one section the reading table leaves out
 
 def parts(stem: str) -> tuple[dict, dict]:
     """Words of the notebook's text per (section, subsection), folded solutions left out, and its "Tu turno"
-    cells per part. Sections are the ``##`` titles (numbered ones by their number), subsections the ``###``."""
-    nb = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    stubs per part (helpers.lesson). Sections are the ``##`` titles (numbered ones by their number), subsections
+    the ``###``."""
+    nb = lesson.read(ROOT / "notebooks" / f"{stem}.ipynb")
+    stubs = {ex.stub for ex in lesson.exercise_cells(nb)}
     key, words, tasks = ("título", None), {}, {}
-    for cell in nb["cells"]:
-        src = "".join(cell["source"])
+    for i, cell in enumerate(nb["cells"]):
+        src = lesson.source(cell)
         if cell["cell_type"] == "markdown":
             for line in src.splitlines():
                 if m := re.match(r"^## (.*)", line):
@@ -55,7 +63,7 @@ def parts(stem: str) -> tuple[dict, dict]:
                     key = (key[0], m[1].strip())
             text = re.sub(r"<details>.*?</details>", "", src, flags=re.S)
             words[key] = words.get(key, 0) + len(text.split())
-        elif src.lstrip().startswith("# Tu turno"):
+        elif i in stubs:
             tasks[key] = tasks.get(key, 0) + 1
     return words, tasks
 

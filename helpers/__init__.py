@@ -15,7 +15,7 @@ except metadata.PackageNotFoundError:  # imported from a checkout that was never
     __version__ = "0+desconocida"
 
 __all__ = ["blocks", "check", "check_env", "claim", "claims", "depth", "engine", "fmt", "grading", "grammar",
-           "layernorm", "mask_experiment", "params", "plots", "predictions", "probes", "progress", "sweep",
+           "layernorm", "lesson", "mask_experiment", "params", "plots", "predictions", "probes", "progress", "sweep",
            "sweep_train", "toydata", "widgets"]
 
 

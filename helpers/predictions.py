@@ -1,14 +1,14 @@
 """The notebooks' bets, written once (data/predictions.json): the multiple-choice questions, asked by
 helpers.widgets.Prediction in a notebook and by the site's live copy, and the free-text «Antes de correr … apostá»
-ones; for each, which cells answer it. Pure functions, no front end.
+ones. What a bet says lives here; where it sits, on the cells (helpers.lesson: the cell that asks it and those whose
+output answers it carry its key). Pure functions, no front end: ``ask``, the notebooks' call, is
+helpers.widgets.prediction's, named here for them and imported only when used.
 
 data/predictions.json maps a key ("NN-name") to one bet:
 
-- ``notebook``: the notebook's file name; ``asked_in``: the id of the cell that asks (the
-  ``helpers.predictions.ask("KEY")`` code cell, or the markdown cell of a free-text bet);
-- ``answered_by``: the ids of the code cells whose output answers it, the first code cell after ``asked_in`` first:
-  the learner's copies (.ci/learner_copies.py) store them without output, the site folds them until answered;
-- ``gives_away``: phrases (lower case) that no ``helpers.claim`` text in those cells may hold: they name the answer;
+- ``notebook``: the notebook's file name;
+- ``gives_away``: phrases (lower case) that no ``helpers.claim`` text in its answering cells may hold: they name the
+  answer;
 - a multiple-choice bet also has ``question`` and ``options`` (``text``, ``correct``, ``why``: one sentence, why it
   is right, or which intuition led there and why it fails); a free-text bet has neither.
 """
@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["LETTERS", "Bet", "Option", "Question", "after", "ask", "bet", "bets", "first", "keys", "question",
-           "verdict"]
+# ask comes from __getattr__ below (the widget's, imported when a notebook calls it)
+__all__ = ["LETTERS", "Bet", "Option", "Question", "after", "ask", "bet", "bets", "first", "keys",  # noqa: F822
+           "question", "verdict"]
 
 LETTERS = "abcdefgh"
 _FILE = "data/predictions.json"
@@ -57,8 +58,6 @@ class Question:
 class Bet:
     key: str
     notebook: str
-    asked_in: str          # id of the cell that asks
-    answered_by: tuple     # ids of the cells whose output answers it
     gives_away: tuple      # phrases no claim text in those cells may hold
     question: Question | None = None  # None: a free-text bet
 
@@ -89,8 +88,7 @@ def _parse_bets(data: dict) -> dict:
                 raise ValueError(f"{_FILE}: la pregunta {key!r} debe tener de 2 a {len(LETTERS)} opciones y una "
                                  f"sola correcta; tiene {len(options)} opciones y {right} correctas")
             question = Question(key, q["notebook"], q["question"], options)
-        out[key] = Bet(key, q["notebook"], q.get("asked_in", ""), tuple(q.get("answered_by", ())),
-                       tuple(p.lower() for p in q.get("gives_away", ())), question)
+        out[key] = Bet(key, q["notebook"], tuple(p.lower() for p in q.get("gives_away", ())), question)
     return out
 
 
@@ -156,12 +154,10 @@ def bet(key: str, choice=None):
     return _kept.get(key)
 
 
-def ask(key: str):
-    """In a notebook: show the question (as HTML, readable unrun) and return its answer buttons."""
-    from IPython.display import HTML, display
-
-    from .widgets.prediction import Prediction
-
-    widget = Prediction(key)
-    display(HTML(question(key).html()))
-    return widget
+def __getattr__(name: str):
+    # ask, the notebooks' helpers.predictions.ask("KEY"), is the widget's (helpers.widgets.prediction): the widget
+    # depends on this pure module, and this one names it only when a notebook asks, never on import
+    if name == "ask":
+        from .widgets.prediction import ask
+        return ask
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,13 +1,17 @@
-"""Shared fixtures: the repository root, its notebooks and the URL written once in pyproject (tests/facts.py)."""
+"""Shared fixtures: the repository root, its notebooks and the URL written once in pyproject (.ci/facts.py, put on
+the tests' path here)."""
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
-import facts
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / ".ci"))  # facts.py, the one reader of pyproject
+import facts  # noqa: E402
 
 # Every claim a notebook makes fails hard under the suite (nbval's kernels inherit this); a learner's
 # session, without it, gets a Spanish note instead (helpers/claims.py).

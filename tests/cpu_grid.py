@@ -37,9 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from facts import CELL_TIMEOUT, NBVAL
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / ".ci"))  # facts.py, the one reader of pyproject and nbval's flags
+from facts import CELL_TIMEOUT, NBVAL  # noqa: E402
+
 AMD = {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2"}
 
 # (name, ATEN_CPU_CAPABILITY or None for the CPU's best, threads, extra environment)

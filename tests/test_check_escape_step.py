@@ -3,8 +3,6 @@ writes are accepted, and the problems outside its gallery of known mistakes are 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import torch
 from checking import (
@@ -12,6 +10,8 @@ from checking import (
     table_tests,
 )
 from conftest import ROOT
+
+from helpers import lesson
 
 NAME = "escape_step"
 
@@ -64,7 +64,6 @@ def test_the_probes_hold_several_inputs():
 def test_the_prompt_states_the_convention_the_check_expects():
     """An accuracy equal to the threshold counts as escaping (the probe «llega justo al umbral»; the gallery names >):
     the «Tu turno» prompt says ≥, not only hint(1) (issue 45)."""
-    cells = json.loads((ROOT / "notebooks" / "05_norm_placement.ipynb").read_text(encoding="utf-8"))["cells"]
-    at = next(i for i, c in enumerate(cells) if "".join(c["source"]).strip() == f"helpers.check.{NAME}(paso_de_salida)")
-    prompt = next("".join(c["source"]) for c in reversed(cells[:at]) if c["cell_type"] == "markdown")
+    nb = lesson.read(ROOT / "notebooks" / "05_norm_placement.ipynb")
+    prompt = next(lesson.source(nb["cells"][ex.prompt]) for ex in lesson.exercise_cells(nb) if ex.name == NAME)
     assert "≥" in prompt and "`>=`" in prompt, f"the prompt of {NAME} does not say ≥ (`>=`): {prompt[:200]}"

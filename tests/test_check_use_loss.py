@@ -109,14 +109,14 @@ def test_all_ids_then_slicing_is_named_because_the_notebooks_gpt_reads_fifteen_w
 def test_the_prompt_states_the_shapes_f_cross_entropy_needs():
     """A learner writes perdida_en_uso from its prompt alone: the prompt (the markdown above the stub) says that
     F.cross_entropy takes logits (N, 12) and targets (N,), not only hint(3)."""
-    import json
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "notebooks" / "04_encoder_block.ipynb"
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    text = ["".join(c["source"]) for c in cells]
-    check_at = next(i for i, t in enumerate(text) if t.strip() == "helpers.check.use_loss(perdida_en_uso)")
-    prompt = next(t for t, c in zip(text[check_at::-1], cells[check_at::-1]) if c["cell_type"] == "markdown")
+    from helpers import lesson
+
+    nb = lesson.read(Path(__file__).resolve().parent.parent / "notebooks" / "04_encoder_block.ipynb")
+    (ex,) = [ex for ex in lesson.exercise_cells(nb) if ex.name == "use_loss"]
+    assert ex.variable == "perdida_en_uso"
+    prompt = lesson.source(nb["cells"][ex.prompt])
     assert "F.cross_entropy" in prompt and "`(N, 12)`" in prompt and "`(N,)`" in prompt, prompt
     assert ".flatten" not in prompt and ".view" not in prompt  # the convention, not the answer: that is hint(3)
     assert "(N, 12)" in use_loss.HINTS[-1]

@@ -1,8 +1,9 @@
 """The claims out of the reading path: every helpers.claim(...) lives in a claims cell, which a learner does not read
 by default (Colab shows a form cell's title only; JupyterLab collapses a source_hidden cell; the site hides its
-source). A claims cell: metadata {"cellView": "form", "jupyter": {"source_hidden": true}, "tags": ["claims", ...]}
-and first line TITLE; it holds claims, prints and shows nothing (a claim that holds prints nothing; under make one
-that fails stops the run), so no lesson output hides in it. Run: python tests/test_claims_hidden.py (the counts)."""
+source). A claims cell: metadata {"cellView": "form", "jupyter": {"source_hidden": true}, "leccion06": {"claims":
+true, ...}} (its role, read by helpers.lesson) and first line TITLE; it holds claims, prints and shows nothing (a
+claim that holds prints nothing; under make one that fails stops the run), so no lesson output hides in it.
+Run: python tests/test_claims_hidden.py (the counts)."""
 
 from __future__ import annotations
 
@@ -12,19 +13,21 @@ import re
 import pytest
 from conftest import NOTEBOOKS, load
 
+from helpers import lesson
+from helpers.lesson import source
+
 TITLE = "# @title Comprobación automática: el texto de arriba, contra tus números"
-TAG = "claims"
 SHOWS = re.compile(r"\b(print|display|plt\.show|helpers\.plots\.show|show)\(")
 
 
-def source(cell: dict) -> str:
-    return "".join(cell["source"])
+def claims_role(cell: dict) -> bool:
+    return lesson.roles(cell).get("claims") is True
 
 
 def is_claims_cell(cell: dict) -> bool:
     meta = cell.get("metadata", {})
     return (cell["cell_type"] == "code" and meta.get("cellView") == "form"
-            and meta.get("jupyter", {}).get("source_hidden") is True and TAG in meta.get("tags", [])
+            and meta.get("jupyter", {}).get("source_hidden") is True and claims_role(cell)
             and source(cell).split("\n", 1)[0].strip() == TITLE)
 
 
@@ -52,15 +55,15 @@ def test_no_claim_in_the_reading_path(path):
              and claim_lines(source(c))[0]]
     calls, lines = visible_claims(nb)
     assert not where, (f"{path.name}: {calls} helpers.claim calls ({lines} lines) in cells a learner reads: {where}; "
-                       f"move them to a claims cell (metadata cellView form, jupyter.source_hidden, tag {TAG!r}; "
-                       f"first line {TITLE!r})")
+                       f"move them to a claims cell (metadata cellView form, jupyter.source_hidden, role "
+                       f"{{{lesson.KEY!r}: {{'claims': True}}}}; first line {TITLE!r})")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_a_claims_cell_only_claims(path):
     for cell in load(path)["cells"]:
         meta = cell.get("metadata", {})
-        if TAG not in meta.get("tags", []) and not source(cell).startswith("# @title Comprobación"):
+        if not claims_role(cell) and not source(cell).startswith("# @title Comprobación"):
             continue
         assert is_claims_cell(cell), f"{path.name}, cell {cell.get('id')}: half a claims cell (metadata {meta})"
         assert claim_lines(source(cell))[0], f"{path.name}, cell {cell.get('id')}: a claims cell with no claim"
@@ -71,10 +74,11 @@ def test_a_claims_cell_only_claims(path):
 def test_the_checks_can_fail():
     seen = {"cell_type": "code", "metadata": {}, "outputs": [],
             "source": ['x = 1\n', 'helpers.claim(x == 1,\n', '              "uno")\n']}
-    hidden = {**seen, "metadata": {"cellView": "form", "jupyter": {"source_hidden": True}, "tags": [TAG]},
-              "source": [TITLE + "\n", *seen["source"]]}
+    hidden = {**seen, "source": [TITLE + "\n", *seen["source"]],
+              "metadata": {"cellView": "form", "jupyter": {"source_hidden": True}, lesson.KEY: {"claims": True}}}
     assert visible_claims({"cells": [seen]}) == (1, 2) and visible_claims({"cells": [hidden]}) == (0, 0)
     assert not is_claims_cell({**hidden, "source": seen["source"]}), "the title is part of the convention"
+    assert not is_claims_cell({**hidden, "metadata": {**hidden["metadata"], lesson.KEY: {}}}), "and the role"
     assert SHOWS.search("print(x)") and not SHOWS.search("helpers.claim(x, 'y')")
 
 

@@ -31,19 +31,14 @@ from conftest import NOTEBOOKS
 from torch import nn
 
 import helpers
-from helpers import check
+from helpers import check, lesson
 from helpers.check import _core
-
-CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)$")
 
 
 def _cases():
     for path in NOTEBOOKS:
-        nb = nbformat.read(path, as_version=4)
-        for i, cell in enumerate(nb.cells):
-            m = CHECK.match(cell.source.strip()) if cell.cell_type == "code" else None
-            if m:
-                yield pytest.param(path, i - 1, m.group(1), id=f"{path.stem}-{m.group(1)}")
+        for ex in lesson.exercise_cells(lesson.read(path)):
+            yield pytest.param(path, ex.stub, ex.name, id=f"{path.stem}-{ex.name}")
 
 
 WORKING = re.compile(r"^helpers\.check\.(\w+)\.working$")

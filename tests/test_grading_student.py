@@ -9,7 +9,7 @@ import re
 import pytest
 from conftest import NOTEBOOKS, load
 
-from helpers import grading
+from helpers import grading, lesson
 
 
 def _code(line: str) -> str:
@@ -33,7 +33,7 @@ def copies(request):
 
 def test_each_tu_turno_becomes_an_exercise(copies):
     stem, nb, student = copies
-    stubs = [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).startswith("# Tu turno")]
+    stubs = [ex.stub for ex in lesson.exercise_cells(nb)]
     found = grading.exercises(student)
     assert len(found) == len(stubs) >= 2, f"{stem}: {len(stubs)} stubs, {len(found)} exercises"
     assert [ex.name for ex in found] == [ex.name for ex in grading.exercises(nb)]
@@ -44,6 +44,7 @@ def _every_line(student) -> set[str]:
     texts = [json.dumps(student["metadata"], ensure_ascii=False, indent=0)]
     for cell in student["cells"]:
         texts.append(cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"]))
+        texts.append(json.dumps(cell["metadata"], ensure_ascii=False, indent=0))
         texts += [json.dumps(o, ensure_ascii=False, indent=0) for o in cell.get("outputs", [])]
     return {_code(line) for text in texts for line in text.splitlines()}
 
@@ -73,7 +74,10 @@ def test_nothing_that_gives_the_answer_away(copies):
     assert set(student["metadata"]) <= {"kernelspec", "language_info", grading.MARKER_KEY}
     for cell in student["cells"]:
         src = cell["source"]
-        assert cell["metadata"] == {}
+        # only what the cell is (grading reads the copy's exercises there), never a solution or an answer
+        assert set(cell["metadata"]) <= {lesson.KEY}, cell["metadata"]
+        role = lesson.roles(cell)
+        assert role.get("exercise", {}).get("part") != "solution" and not role.get("exercise_answer"), role
         assert "<details" not in src and not re.search(r"^###\s+La nuestra", src, re.M)
         assert ".solution(" not in src, f"{stem}: a {cell['cell_type']} cell points at the solution: {src[-160:]}"
         if cell["cell_type"] == "code":
@@ -180,8 +184,11 @@ def test_an_exercise_left_out_stays_as_practice():
     nb = load(NOTEBOOKS[2])
     student = grading.student_copy(nb, "03_layernorm", {"rms_norm": 2}, "9.9.9")
     first, second = grading.exercises(student)
-    assert student["cells"][first.stub]["source"].startswith("# Tu turno (práctica: no entra en la nota)")
-    assert student["cells"][second.stub]["source"].startswith("# Tu turno (2 puntos)")
+    stubs = {ex.name: lesson.source(nb["cells"][ex.stub]) for ex in grading.exercises(nb)}
+    assert student["cells"][first.stub]["source"] == lesson.stub_labelled(stubs[first.name],
+                                                                          "práctica: no entra en la nota")
+    assert student["cells"][second.stub]["source"] == lesson.stub_labelled(stubs[second.name], "2 puntos")
+    assert "(2 puntos)" in student["cells"][second.stub]["source"].splitlines()[0]
     assert student["metadata"][grading.MARKER_KEY]["puntos"] == {"rms_norm": 2}
     master = grading.master_notebook(nb, "x", student)
     questions = [c["source"] for c in master["cells"] if c["source"].startswith("# BEGIN QUESTION")]

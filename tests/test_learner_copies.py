@@ -1,6 +1,7 @@
 """The learner's copies (notebooks/colab/, .ci/learner_copies.py): what a Colab badge opens holds no output of a
-cell that answers a bet, and no claim in such a cell names the answer. Which cells answer which bet is read from
-one source, helpers/data/predictions.json (helpers.predictions.bets()); every bet a notebook asks is listed there."""
+cell that answers a bet, and no claim in such a cell names the answer. Which cells answer which bet is said on the
+cells (their roles, read by helpers.lesson, which also checks each bet's cells: tests/test_tu_turno.py); what a bet
+says (its phrases that give it away) is helpers/data/predictions.json's; every bet a notebook asks carries a role."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import facts
 import pytest
 from conftest import NOTEBOOKS, ROOT, load
 
-from helpers import predictions
+from helpers import lesson, predictions
+from helpers.lesson import source as text
 
 spec = importlib.util.spec_from_file_location("learner_copies", ROOT / ".ci" / "learner_copies.py")
 learner_copies = importlib.util.module_from_spec(spec)
@@ -21,12 +23,8 @@ spec.loader.exec_module(learner_copies)
 COPIES = ROOT / facts.COPIES
 BETS = predictions.bets()
 # A markdown cell that asks for a bet; an exercise's («Contalo antes de correr la celda») has its answer folded and
-# its check cell stored without output already (tagged exercise-answer), so it is not one.
+# its check cell stored without output already (its role: exercise_answer), so it is not one.
 ASKS = re.compile(r"antes de correr|apost[aá]|anot[aá] tu apuesta", re.I)
-
-
-def text(cell: dict) -> str:
-    return "".join(cell["source"])
 
 
 def copy_of(name: str) -> dict:
@@ -43,6 +41,12 @@ def outputs_left(nb: dict, ids) -> list[str]:
     """The cells among ``ids`` that still show something: an output or an execution count."""
     cells = by_id(nb)
     return [i for i in ids if cells[i].get("outputs") or cells[i].get("execution_count") is not None]
+
+
+def answering(nb: dict, key: str) -> list[str]:
+    """The ids of the cells whose output answers bet ``key`` (their roles say so)."""
+    bet = lesson.bet_cells(nb).get(key)
+    return [nb["cells"][i].get("id") for i in bet.answers] if bet else []
 
 
 def claim_texts(source: str) -> list[str]:
@@ -75,52 +79,64 @@ def test_no_copy_without_its_notebook():
 
 @pytest.mark.parametrize("bet", BETS, ids=lambda b: b.key)
 def test_a_copy_shows_no_answer_of_a_bet(bet):
-    left = outputs_left(copy_of(bet.notebook), bet.answered_by)
+    copy = copy_of(bet.notebook)
+    answers = answering(copy, bet.key)
+    assert answers, f"{facts.COPIES}/{bet.notebook}: no cell's role says it answers {bet.key}"
+    left = outputs_left(copy, answers)
     assert not left, f"{facts.COPIES}/{bet.notebook}: cells {left} answer {bet.key} and still show their output"
 
 
 @pytest.mark.parametrize("bet", BETS, ids=lambda b: b.key)
 def test_no_claim_in_an_answering_cell_names_the_answer(bet):
     assert bet.gives_away, f"{bet.key}: predictions.json lists no phrase that would give it away"
-    named = claims_naming(copy_of(bet.notebook), bet.answered_by, bet.gives_away)
+    copy = copy_of(bet.notebook)
+    named = claims_naming(copy, answering(copy, bet.key), bet.gives_away)
     assert not named, (f"{bet.notebook}: a claim in a cell that answers {bet.key} names its answer (move it to a "
                        f"hidden claims cell, or word it without the answer): {named}")
 
 
-@pytest.mark.parametrize("bet", BETS, ids=lambda b: b.key)
-def test_each_bet_points_at_its_cells(bet):
-    cells = load(ROOT / "notebooks" / bet.notebook)["cells"]
-    ids = [c.get("id") for c in cells]
-    assert bet.asked_in in ids, f"{bet.key}: {bet.notebook} has no cell {bet.asked_in!r} (asked_in)"
-    at = ids.index(bet.asked_in)
-    if bet.question:
-        assert text(cells[at]) == f'helpers.predictions.ask("{bet.key}")', f"{bet.key}: asked_in is not its ask cell"
-    else:
-        assert cells[at]["cell_type"] == "markdown" and ASKS.search(text(cells[at])), \
-            f"{bet.key}: asked_in {bet.asked_in!r} is not a markdown cell that asks for a bet"
-    first = next(c.get("id") for c in cells[at + 1:]  # the code cell after the question (and after its ask cell)
-                 if c["cell_type"] == "code" and not text(c).startswith("helpers.predictions.ask("))
-    assert bet.answered_by and bet.answered_by[0] == first, \
-        f"{bet.key}: the first cell that answers it is the code cell right after the question, {first!r}"
-    for i in bet.answered_by:
-        assert i in ids and ids.index(i) > at and cells[ids.index(i)]["cell_type"] == "code", \
-            f"{bet.key}: answered_by {i!r} is not a code cell below the question"
+@pytest.mark.parametrize("bet", [b for b in BETS if b.question is None], ids=lambda b: b.key)
+def test_a_free_text_bet_is_asked_in_words(bet):
+    nb = load(ROOT / "notebooks" / bet.notebook)
+    at = lesson.bet_cells(nb)[bet.key].question
+    assert ASKS.search(text(nb["cells"][at])), f"{bet.key}: cell {at}, its question, does not ask for a bet"
+
+
+def test_the_bets_roles_are_checked():
+    """helpers.lesson.problems finds an answer above its question, a bet predictions.json lacks, one left unasked."""
+    nb = load(ROOT / "notebooks" / "03_layernorm.ipynb")
+    assert lesson.problems(nb, "03_layernorm.ipynb") == []
+    bet = lesson.bet_cells(nb)["03-batch"]
+    lesson.mark(nb["cells"][bet.question - 2], bet=("03-batch", "answer"))
+    lesson.mark(nb["cells"][bet.question - 1], bet=("03-nada", "question"))
+    del nb["cells"][lesson.bet_cells(nb)["03-eps"].question]["metadata"][lesson.KEY]
+    keepdim = lesson.bet_cells(nb)["03-keepdim"]
+    for i in (keepdim.question, *keepdim.answers):
+        del nb["cells"][i]["metadata"][lesson.KEY]["bets"]
+    said = lesson.problems(nb, "03_layernorm.ipynb")
+    assert any("'03-batch'" in p and "right after the question" in p for p in said), said
+    assert any("'03-batch': cell" in p and "not a code cell below the question" in p for p in said), said
+    assert "bet '03-nada': not in helpers/data/predictions.json" in said
+    assert "bet '03-eps': asked by 0 cells, not one" in said
+    assert "bet '03-keepdim': helpers/data/predictions.json puts it here, no cell asks it" in said
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_every_bet_a_notebook_asks_is_in_predictions_json(path):
-    cells = load(path)["cells"]
-    listed = {b.asked_in for b in BETS if b.notebook == path.name}
+def test_every_bet_a_notebook_asks_carries_its_role(path):
+    """A cell that asks for a bet says so (a free-text bet's markdown, a question's ask cell): its role names the
+    bet, which helpers.lesson.problems then finds in predictions.json with the cells that answer it."""
+    nb = load(path)
+    cells, answers = nb["cells"], set(lesson.exercise_answer_cells(nb))
+    asking = {b.question for b in lesson.bet_cells(nb).values()}
     for i, cell in enumerate(cells):
-        nxt = next((c for c in cells[i + 1:] if c["cell_type"] == "code"), None)
+        nxt = next((j for j in range(i + 1, len(cells)) if cells[j]["cell_type"] == "code"), None)
         if cell["cell_type"] == "code" and text(cell).startswith("helpers.predictions.ask("):
-            assert cell.get("id") in listed, f"{path.name}: ask cell {cell.get('id')!r} is not in predictions.json"
-        elif cell["cell_type"] == "markdown" and ASKS.search(text(cell)) and nxt is not None \
-                and "exercise-answer" not in nxt.get("metadata", {}).get("tags", []):
-            asked = cell.get("id") in listed or (text(nxt).startswith("helpers.predictions.ask(")
-                                                  and nxt is cells[i + 1] and nxt.get("id") in listed)
-            assert asked, (f"{path.name}: markdown cell {cell.get('id')!r} asks for a bet that "
-                           f"helpers/data/predictions.json does not list (add it, with the cells that answer it): "
+            assert i in asking, f"{path.name}: ask cell {cell.get('id')!r} is the question of no bet (its role)"
+        elif cell["cell_type"] == "markdown" and ASKS.search(text(cell)) and nxt is not None and nxt not in answers:
+            asked = i in asking or (text(cells[nxt]).startswith("helpers.predictions.ask(") and nxt == i + 1
+                                    and nxt in asking)
+            assert asked, (f"{path.name}: markdown cell {cell.get('id')!r} asks for a bet that no role names (add "
+                           f"it to helpers/data/predictions.json, and its role to the cells that ask and answer it): "
                            f"{ASKS.search(text(cell)).group()!r}")
 
 

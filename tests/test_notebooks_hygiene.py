@@ -9,6 +9,9 @@ import facts
 import pytest
 from conftest import NOTEBOOKS, ROOT, colab_url, load
 
+from helpers import lesson
+from helpers.lesson import source
+
 LOCAL_PATH = re.compile(r"(/tmp/(?!ipykernel)|/root/|/work/|/home/\w+/|site-packages/|[A-Z]:\\\\Users)")
 NAME = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
 
@@ -17,10 +20,6 @@ ids = [nb.name for nb in NOTEBOOKS]
 
 def code_cells(nb: dict) -> list[dict]:
     return [c for c in nb["cells"] if c["cell_type"] == "code"]
-
-
-def source(cell: dict) -> str:
-    return "".join(cell["source"])
 
 
 def test_there_are_notebooks():
@@ -172,24 +171,23 @@ def test_claims_use_helpers_claim_not_assert(path):
         assert not lines, f"{path.name}, code cell {i}, line {lines[0]}: a bare assert; use helpers.claim(...)"
 
 
-ANSWER_TAG = "exercise-answer"
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_exercise_answers_are_not_stored(path):
-    """An exercise's answer shows when the learner runs its cell, not under the question: a 'Comprobación'
-    cell is tagged exercise-answer (make execute clears its output; nbval runs it and ignores its output),
+    """An exercise's answer shows when the learner runs its cell, not under the question: a 'Comprobación' cell's
+    role is exercise_answer (make execute clears its output; nbval runs it and ignores its output, by its tag),
     and no stored cell calls a checker's hint() or solution()."""
-    for i, cell in enumerate(code_cells(load(path)), start=1):
+    nb = load(path)
+    answers = set(lesson.exercise_answer_cells(nb))
+    for i, cell in enumerate(nb["cells"]):
         text = source(cell)
         tags = cell.get("metadata", {}).get("tags", [])
         if text.lstrip().startswith("# Comprobación del ejercicio"):
-            assert ANSWER_TAG in tags, f"{path.name}, code cell {i}: an exercise's check without the {ANSWER_TAG} tag"
-        if ANSWER_TAG in tags:
-            assert not cell.get("outputs"), f"{path.name}, code cell {i}: an exercise's answer stored with its output"
-            assert "nbval-ignore-output" in tags, f"{path.name}, code cell {i}: {ANSWER_TAG} needs nbval-ignore-output"
-        assert not re.search(r"helpers\.check\.\w+\.(hint|solution)\(", text), (
-            f"{path.name}, code cell {i}: stores a checker's hint or solution; the learner asks for it")
+            assert i in answers, f"{path.name}, cell {i}: an exercise's check whose role is not exercise_answer"
+        if i in answers:
+            assert not cell.get("outputs"), f"{path.name}, cell {i}: an exercise's answer stored with its output"
+            assert "nbval-ignore-output" in tags, f"{path.name}, cell {i}: an exercise's answer, no nbval-ignore-output"
+        assert cell["cell_type"] != "code" or not re.search(r"helpers\.check\.\w+\.(hint|solution)\(", text), (
+            f"{path.name}, cell {i}: stores a checker's hint or solution; the learner asks for it")
 
 
 HEADING = re.compile(r"^#{1,6}\s")
@@ -213,7 +211,7 @@ def test_each_heading_opens_its_own_markdown_cell(path):
 
 def test_headings_inside_finds_what_it_should():
     assert headings_inside("texto\n\n## 7. Sección") == ["## 7. Sección"]
-    assert headings_inside("## 6. Sección\n\ntexto\n\n### Tu turno") == ["### Tu turno"]
+    assert headings_inside("## 6. Sección\n\ntexto\n\n### Subsección") == ["### Subsección"]
     assert headings_inside("## Sola\n\ntexto") == []
     assert headings_inside("```python\n# comentario\n```") == []
     assert headings_inside("texto con un # en el medio\n#sin espacio") == []

@@ -1,10 +1,10 @@
-"""Each fact is written in one file and read from there (tests/facts.py is the reader): a copy anywhere else in
+"""Each fact is written in one file and read from there (.ci/facts.py is the reader): a copy anywhere else in
 the repository fails here, with the file, the line and where the fact lives.
 
 - Colab's versions (Python and packages): pyproject.toml's [tool.leccion06.colab];
 - the torch pin of every environment but Colab's: constraints.txt;
-- nbval's flags and the per-cell timeout: tests/facts.py;
-- pyproject.toml itself is read (tomllib) only by tests/facts.py;
+- nbval's flags and the per-cell timeout: .ci/facts.py;
+- pyproject.toml itself is read (tomllib) only by .ci/facts.py;
 - the repository's and the site's address: pyproject.toml's [project.urls]. A notebook cannot read a file (its
   setup cell and Colab badge carry the address, and tests/test_notebooks_hygiene.py checks them against
   pyproject), nor can the README's badges: those two are the only other places allowed.
@@ -52,10 +52,10 @@ def facts_and_homes() -> list[tuple[str, str, set[str]]]:
     rows += [(f"Colab's {r}", version_pattern(*r.split("==")), {"pyproject.toml"}) for r in facts.colab_browser()]
     pin = facts.torch_pin()
     rows.append((f"the torch pin {pin}", version_pattern("torch", pin), {"constraints.txt"}))
-    rows += [("nbval's flags", r"--nbval-(?:sanitize-with|cell-timeout)", {"tests/facts.py"}),
+    rows += [("nbval's flags", r"--nbval-(?:sanitize-with|cell-timeout)", {".ci/facts.py"}),
              ("the cell timeout", r"CELL_TIMEOUT = \d|ExecutePreprocessor\.timeout=\d|nbval-cell-timeout=\d",
-              {"tests/facts.py"}),
-             ("a reader of pyproject.toml", r"tomllib\.loads?\(", {"tests/facts.py"}),
+              {".ci/facts.py"}),
+             ("a reader of pyproject.toml", r"tomllib\.loads?\(", {".ci/facts.py"}),
              ("the repository's address", re.escape(facts.repository()),
               {"pyproject.toml", "README.md", "CHANGELOG.md",  # the changelog's release links, written by make release
                *(f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")),
@@ -101,7 +101,7 @@ def texts() -> dict[str, str]:
 def test_each_fact_lives_in_one_place(texts, what, pattern, homes):
     found = [c for path, text in texts.items() if path not in homes for c in copies(path, text, what, pattern)]
     assert not found, (f"{what} is written outside {', '.join(sorted(homes))}: read it from there "
-                       f"(tests/facts.py) instead:\n" + "\n".join(found))
+                       f"(.ci/facts.py) instead:\n" + "\n".join(found))
     home = "pyproject.toml" if "pyproject.toml" in homes else next(iter(sorted(homes)))  # where it is written
     assert re.search(pattern, (ROOT / home).read_text(encoding="utf-8")), f"{what} is no longer in {home}"
 

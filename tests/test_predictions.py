@@ -1,39 +1,38 @@
 """helpers.predictions (the questions, written once) and helpers.widgets.Prediction (their buttons), and that every
-notebook asks at least one, before the cell that answers it, with the stored question equal to the data's."""
+notebook asks at least one, before the cell that answers it, with the stored question equal to the data's (where a
+bet sits is its cells' role: helpers.lesson)."""
 
 import html
-import json
 
 import pytest
 from conftest import NOTEBOOKS
 
-from helpers import predictions
+from helpers import lesson, predictions
 from helpers.widgets import Prediction
 
 
 def asks(nb_path):
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    return [(i, c) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
-            and "".join(c["source"]).startswith("helpers.predictions.ask(")], nb["cells"]
+    """(cell index, key) of each question with buttons the notebook asks, and its cells."""
+    nb = lesson.read(nb_path)
+    return [(b.question, k) for k, b in lesson.bet_cells(nb).items() if k in predictions.keys()], nb["cells"]
 
 
 @pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_notebook_asks_before_the_cell_that_answers(nb_path):
     found, cells = asks(nb_path)
     assert found, f"{nb_path.name} asks no prediction question (helpers.predictions.ask)"
-    for i, cell in found:
-        key = "".join(cell["source"]).split('"')[1]
+    for i, key in found:
         q = predictions.question(key)
         assert q.notebook == nb_path.name
         assert "apost" in "".join(cells[i - 1]["source"]).lower(), "the markdown above asks for the bet"
         assert cells[i + 1]["cell_type"] == "code", "the question comes right before the cell that answers it"
-        shown = [o for o in cell["outputs"] if "text/html" in o.get("data", {})]
+        shown = [o for o in cells[i]["outputs"] if "text/html" in o.get("data", {})]
         assert len(shown) == 1 and "".join(shown[0]["data"]["text/html"]) == q.html(), \
             "the stored question, readable unrun, is the data's (re-execute the notebook)"
 
 
 def test_every_question_is_asked_in_its_notebook():
-    asked = {"".join(c["source"]).split('"')[1] for p in NOTEBOOKS for _, c in asks(p)[0]}
+    asked = {key for p in NOTEBOOKS for _, key in asks(p)[0]}
     assert asked == set(predictions.keys())
     assert {"05-depth", "02-depth96", "04-mask"} <= asked
 
@@ -58,6 +57,16 @@ def test_a_choice_that_is_no_option_is_refused_in_spanish(choice):
 def test_an_unknown_question_lists_the_ones_there_are():
     with pytest.raises(KeyError, match="05-depth"):
         predictions.question("05-profundidad")
+
+
+def test_a_bet_says_what_it_asks_not_where_it_sits():
+    """Which cells ask and answer a bet is on the cells (helpers.lesson); predictions.json keeps what a bet says."""
+    import json
+    from importlib import resources
+
+    data = json.loads(resources.files("helpers").joinpath("data/predictions.json").read_text(encoding="utf-8"))
+    allowed = {"notebook", "gives_away", "question", "options"}
+    assert all(set(bet) <= allowed for bet in data.values()), {k: set(b) - allowed for k, b in data.items()}
 
 
 def test_a_question_without_exactly_one_right_option_is_refused():

@@ -1,6 +1,7 @@
-""""Tu turno" in the notebooks: two to four per notebook, each a '### Tu turno' paragraph, a stub cell and a check
-cell `helpers.check.<checker>(<learner's name>)` under it. The stored notebook keeps the stubs and their exact
-"sin intentar todavía" verdict; with every stub replaced by the checker's solution() each check says "¡correcto!".
+""""Tu turno" in the notebooks: two to four per notebook, each a prompt paragraph, a stub cell, a check cell
+`helpers.check.<checker>(<learner's name>)` and its folded solution, each cell's role on it (helpers.lesson reads
+them and checks they agree with the text). The stored notebook keeps the stubs and their exact "sin intentar
+todavía" verdict; with every stub replaced by the checker's solution() each check says "¡correcto!".
 
 The solved run is cheap: one kernel runs the notebooks' setup cell (the same template in all five, a hygiene test
 makes sure) and then, for each exercise, only its stub, its check, the solution and its check again. That is enough
@@ -25,23 +26,17 @@ from conftest import NOTEBOOKS, ROOT
 from torch import nn
 
 import helpers
-from helpers import check
+from helpers import check, lesson
 
-CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)$")
 _spec = importlib.util.spec_from_file_location("solutions", ROOT / ".ci" / "solutions.py")
 SOLUTIONS = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(SOLUTIONS)
 ids = [nb.name for nb in NOTEBOOKS]
 
 
-def exercises(notebook) -> list[tuple[int, str, str]]:
-    """(index of the check cell, checker, learner's name) for each check cell."""
-    found = []
-    for i, cell in enumerate(notebook.cells):
-        m = CHECK.match(cell.source.strip()) if cell.cell_type == "code" else None
-        if m:
-            found.append((i, m.group(1), m.group(2)))
-    return found
+def exercises(notebook) -> list[tuple[int, str, str, int]]:
+    """(check cell, checker, learner's name, stub cell) for each «Tu turno» (helpers.lesson reads them)."""
+    return [(ex.check, ex.name, ex.variable, ex.stub) for ex in lesson.exercise_cells(notebook)]
 
 
 def names_in(code: str) -> set[str]:
@@ -68,22 +63,41 @@ def verdict_for(code: str, name: str, learner: str, where: str):
 
 # ------------------------------------------------------------------------------------------ static
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
+def test_each_cell_says_what_it_is_and_its_text_agrees(path):
+    """Prompt, stub, check and solution, consecutive, each with its role; its bets, claims and answers too."""
+    problems = lesson.problems(nbformat.read(path, as_version=4), path.name)
+    assert not problems, f"{path.name}: {problems}"
+
+
+def test_the_roles_check_can_fail():
+    """A role missing, a part out of place, text that disagrees: each is one of lesson.problems' lines."""
+    nb = nbformat.read(NOTEBOOKS[0], as_version=4)
+    ex = lesson.exercise_cells(nb)[0]
+    del nb.cells[ex.stub].metadata[lesson.KEY]
+    assert any("no stub cell" in p for p in lesson.problems(nb))
+    assert any(f"cell {ex.stub}: reads as the stub" in p for p in lesson.problems(nb))
+    nb = nbformat.read(NOTEBOOKS[0], as_version=4)
+    nb.cells[ex.prompt].source = "Tu turno, sin título"
+    (said,) = lesson.problems(nb)
+    assert said.startswith(f"cell {ex.prompt}: the prompt of {ex.name} does not start "), said
+    nb.cells.insert(ex.check, nbformat.v4.new_code_cell("x = 1"))
+    assert any("not consecutive" in p for p in lesson.problems(nb))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_stored_notebook_keeps_each_stub_and_its_exact_not_attempted_verdict(path):
     nb = nbformat.read(path, as_version=4)
-    found = exercises(nb)
+    found = lesson.exercise_cells(nb)
     most = 5 if path.name == "04_encoder_block.ipynb" else 4  # issue 30 adds the mask experiment's to 04's four
     assert 2 <= len(found) <= most, f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for 2 to {most}"
-    for i, name, learner in found:
+    for ex in found:
+        i, name, learner = ex.check, ex.name, ex.variable
         assert name in check.__all__ and name != "Verdict", f"{path.name}: helpers.check.{name} does not exist"
-        stub, intro = nb.cells[i - 1], nb.cells[i - 2]
-        assert stub.cell_type == "code" and stub.source.startswith("# Tu turno"), (
-            f"{path.name}, cell {i - 1}: the cell above a check is the learner's stub, starting '# Tu turno'")
+        stub, intro = nb.cells[ex.stub], nb.cells[ex.prompt]
         assert re.search(rf"^(def|class) {learner}\b", stub.source, re.M), f"{path.name}: stub defines no {learner}"
-        assert intro.cell_type == "markdown" and intro.source.startswith("### Tu turno"), (
-            f"{path.name}, cell {i - 2}: a '### Tu turno' paragraph introduces each exercise")
         assert f"helpers.check.{name}.hint(1)" in intro.source and f"helpers.check.{name}.solution()" in intro.source
-        verdict = verdict_for(stub.source, name, learner, f"{path.name} {i - 1}")
-        assert verdict.status == "not_attempted", f"{path.name}, cell {i - 1}: the stub is not a stub: {verdict}"
+        verdict = verdict_for(stub.source, name, learner, f"{path.name} {ex.stub}")
+        assert verdict.status == "not_attempted", f"{path.name}, cell {ex.stub}: the stub is not a stub: {verdict}"
         assert stored(nb.cells[i]) == {"text/plain": repr(verdict), "text/html": verdict._repr_html_()}, (
             f"{path.name}, cell {i}: the stored verdict is not this checker's 'sin intentar todavía'; store the "
             f"notebook again with `make execute NB={path.relative_to(ROOT)}`")
@@ -103,7 +117,7 @@ def test_no_later_cell_uses_the_learners_names(path):
     it passes the check (else the reference), and never binds that name again (a graded copy would then grade the
     reference)."""
     nb = nbformat.read(path, as_version=4)
-    for i, name, learner in exercises(nb):
+    for i, name, learner, stub in exercises(nb):
         for j in range(i + 1, len(nb.cells)):
             if nb.cells[j].cell_type != "code" or learner not in names_in(nb.cells[j].source):
                 continue
@@ -112,7 +126,7 @@ def test_no_later_cell_uses_the_learners_names(path):
                 re.sub(r"^\s*[%!].*$", "", nb.cells[j].source, flags=re.M))))
             assert uses and uses == mentions, (
                 f"{path.name}, cell {j}: uses `{learner}`, the name the learner writes in the exercise above "
-                f"(cell {i - 1}), other than as helpers.check.{name}.working({learner}); later cells must not depend "
+                f"(cell {stub}), other than as helpers.check.{name}.working({learner}); later cells must not depend "
                 "on it")
 
 
@@ -139,8 +153,8 @@ def test_the_reference_is_only_in_its_folded_solution(path):
     """No line of an exercise's reference (but those its stub already shows) in any cell, outside the folded
     «Solución» blocks: the eye cannot land on the answer before the learner has tried."""
     nb = nbformat.read(path, as_version=4)
-    for i, name, _ in exercises(nb):
-        answer = _code_lines(getattr(check, name).solution().code) - _code_lines(nb.cells[i - 1].source)
+    for _, name, _, stub in exercises(nb):
+        answer = _code_lines(getattr(check, name).solution().code) - _code_lines(nb.cells[stub].source)
         assert answer, f"{path.name}/{name}: no answer line to look for"
         for j, cell in enumerate(nb.cells):
             shown = _code_lines(_unfolded(cell)) & answer
@@ -196,8 +210,8 @@ def test_no_cell_shows_an_answer_with_normalizations_added(path):
     """Not even modulo normalization calls: a line equal to an answer line but for LayerNorms wrapped around its
     parts gives the answer away just the same."""
     nb = nbformat.read(path, as_version=4)
-    for i, name, _ in exercises(nb):
-        answer = _code_lines(getattr(check, name).solution().code) - _code_lines(nb.cells[i - 1].source)
+    for _, name, _, stub in exercises(nb):
+        answer = _code_lines(getattr(check, name).solution().code) - _code_lines(nb.cells[stub].source)
         for j, cell in enumerate(nb.cells):
             found = _answer_with_more_norms(answer, _code_lines(_unfolded(cell)))
             assert not found, f"{path.name}, cell {j}: shows {name}'s answer with normalizations added: {found}"
@@ -212,10 +226,10 @@ def kernel_run():
     cells, keys = [nbformat.v4.new_code_cell(setup.source)], [None]
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)
-        for i, name, learner in exercises(nb):
+        for i, name, learner, stub in exercises(nb):
             solution = getattr(check, name).solution().code
             assert re.search(rf"^(def|class) {learner}\b", solution, re.M), f"solution() of {name} defines no {learner}"
-            for kind, code in (("stub", nb.cells[i - 1].source), ("solved", solution)):
+            for kind, code in (("stub", nb.cells[stub].source), ("solved", solution)):
                 cells += [nbformat.v4.new_code_cell(code), nbformat.v4.new_code_cell(nb.cells[i].source),
                           nbformat.v4.new_code_cell(f"_ = helpers.check.{name}.working({learner})")]
                 keys += [None, (path.name, i, kind), (path.name, i, f"working {kind}")]
@@ -235,7 +249,7 @@ def kernel_run():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_in_a_kernel_the_stub_shows_the_stored_verdict_and_the_solution_is_correct(kernel_run, path):
     nb = nbformat.read(path, as_version=4)
-    for i, name, _ in exercises(nb):
+    for i, name, _, _ in exercises(nb):
         assert stored(kernel_run[(path.name, i, "stub")]) == stored(nb.cells[i]), (
             f"{path.name}, cell {i}: a kernel shows another verdict than the stored one")
         shown = stored(kernel_run[(path.name, i, "solved")])
@@ -246,7 +260,7 @@ def test_in_a_kernel_the_stub_shows_the_stored_verdict_and_the_solution_is_corre
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_in_a_kernel_working_gives_the_reference_for_a_stub_and_the_learners_answer_once_it_passes(kernel_run, path):
     nb = nbformat.read(path, as_version=4)
-    for i, name, learner in exercises(nb):
+    for i, name, learner, _ in exercises(nb):
         said = {kind: "".join(o.get("text", "") for o in kernel_run[(path.name, i, f"working {kind}")].outputs)
                 for kind in ("stub", "solved")}
         kind = "clase" if isinstance(getattr(check, name).reference, type) else "función"

@@ -96,7 +96,7 @@ def spanish_buttons(app, pagename, templatename, context, doctree) -> None:
             group["tooltip"] = "Ejecutar este notebook"
             for b in group["buttons"]:
                 if b.get("text") == "Colab":
-                    # the learner's copy (tests/facts.py's COPIES, .ci/learner_copies.py): no bet's answer shown
+                    # the learner's copy (.ci/facts.py's COPIES, .ci/learner_copies.py): no bet's answer shown
                     b["url"] = re.sub(r"/notebooks/(?=\d\d_)", "/notebooks/colab/", b["url"])
                     b.update(text="Abrir en Colab", icon=None,
                              tooltip=f"Abrir este notebook (versión {version}) en Google Colab para ejecutarlo")

@@ -2,29 +2,24 @@
 and its options as the notebook shows them, answer buttons that .ci/site/static/prediccion.js makes live (the
 first press is the bet, said back as helpers.predictions.first; a later one shows helpers.predictions.after), a
 «ver sin apostar» button, and, for a page whose scripts do not run, every option's sentence behind a <details>.
-The cells that answer a bet (predictions.json's answered_by) are folded by prepare.py (fold): their output waits in
-a <details> until the reader bets (the script opens it) or opens it. One source: helpers.predictions."""
+The cells that answer a bet (their role says so, read by helpers.lesson) are folded by prepare.py (fold): their
+output waits in a <details> until the reader bets (the script opens it) or opens it. What a bet says comes from
+helpers.predictions, where it sits from helpers.lesson."""
 
 from __future__ import annotations
 
-import ast
 import html
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from helpers import predictions  # noqa: E402  (pure: the standard library only, no torch)
+from helpers import lesson, predictions  # noqa: E402  (pure: the standard library only, no torch)
 
 
-def asked(source: str) -> str | None:
-    """The key of the question a cell asks with helpers.predictions.ask("KEY"), or None."""
-    for node in ast.walk(ast.parse(re.sub(r"(?m)^\s*[%!].*$", "", source))):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "ask"
-                and ast.unparse(node.func.value).endswith("predictions") and node.args
-                and isinstance(node.args[0], ast.Constant)):
-            return node.args[0].value
-    return None
+def asked(nb: dict) -> dict[int, str]:
+    """{cell index: key} of the cells that ask a question with buttons (helpers.predictions.ask("KEY"))."""
+    keys = set(predictions.keys())
+    return {b.question: k for k, b in lesson.bet_cells(nb).items() if k in keys and b.question is not None}
 
 
 def output(nb_name: str, key: str) -> dict:
@@ -53,13 +48,9 @@ def output(nb_name: str, key: str) -> dict:
 FOLD_TAG = "apuesta-"  # + the bet's key: myst-nb writes a cell's tags as classes (tag_apuesta-KEY)
 
 
-def answering(nb_name: str) -> dict:
-    """{cell id: [the bets it answers]} for a notebook's cells that answer a bet."""
-    out = {}
-    for b in predictions.bets():
-        for cell in b.answered_by if b.notebook == nb_name else ():
-            out.setdefault(cell, []).append(b)
-    return out
+def answering(nb: dict) -> dict:
+    """{cell index: [the bets it answers, in predictions.json's order]} for a notebook's cells that answer a bet."""
+    return {i: [b for b in predictions.bets() if b.key in keys] for i, keys in lesson.answering(nb).items()}
 
 
 def fold(cell: dict, bets: list) -> None:

@@ -19,9 +19,9 @@
     (`blob/v<version>/`);
   - every figure (an <img> with a data: URI, from helpers.plots.show) becomes a file of its own, shown at its
     CSS width and linked to itself at full size;
-  - a claims cell (tag «claims», hidden in Colab and JupyterLab) is left out of the page;
-  - the output of each cell that answers a bet (helpers/data/predictions.json) is folded in a <details> until the
-    reader bets (predictions_site.fold);
+  - a claims cell (its role says so, helpers.lesson; hidden in Colab and JupyterLab) is left out of the page;
+  - the output of each cell that answers a bet (its role says which, helpers.lesson) is folded in a <details> until
+    the reader bets (predictions_site.fold);
   - every widget output becomes the browser test's picture of that widget in the state its cell creates
     (.ci/site/widgets/<name>.png and .json, made by `make test-browser` + `make site-pictures`), with alt text
     built from the widget's own text; the build stops if the cell now creates something else.
@@ -68,9 +68,11 @@ WIDGETS = {"FourNumbers": "cuatro_numeros", "StepByStep": "siguiente_paso", "Gam
            "SweepExplorer": "explorador"}
 
 
-sys.path.insert(0, str(ROOT / "tests"))
-import predictions_site  # noqa: E402  (beside this file)
+sys.path.insert(0, str(ROOT / ".ci"))
+import predictions_site  # noqa: E402  (beside this file; it puts the checkout on sys.path)
 from facts import COPIES, repository, version  # noqa: E402  (the one reader of pyproject.toml)
+
+from helpers import lesson  # noqa: E402  (pure: the standard library only)
 
 
 def colab_at_version(text: str) -> str:
@@ -314,25 +316,28 @@ def figures_as_files(nb_stem: str, cell: dict, figures: Path) -> int:
 
 
 def hide_claims(cell: dict) -> None:
-    """A claims cell (tests/test_claims_hidden.py: tag «claims», hidden in Colab and JupyterLab) is no part of the
-    page: removed when it stored no output (a claim that holds prints nothing), its source folded otherwise."""
-    tags = cell.get("metadata", {}).get("tags", [])
-    if cell["cell_type"] == "code" and "claims" in tags:
-        cell["metadata"]["tags"] = [*tags, "hide-input" if cell.get("outputs") else "remove-cell"]
+    """A claims cell (tests/test_claims_hidden.py: its role says so, hidden in Colab and JupyterLab) is no part of
+    the page: removed when it stored no output (a claim that holds prints nothing), its source folded otherwise."""
+    if cell["cell_type"] == "code" and lesson.roles(cell).get("claims"):
+        meta = cell["metadata"]
+        meta["tags"] = [*meta.get("tags", []), "hide-input" if cell.get("outputs") else "remove-cell"]
 
 
 def prepare_notebook(src: Path, dst: Path, figures: Path) -> tuple[int, int]:
-    nb = json.loads(src.read_text(encoding="utf-8"))
+    nb = lesson.read(src)
+    wrong = lesson.problems(nb, src.name)
+    if wrong:
+        sys.exit(f"{src.name}: {'; '.join(wrong)}")
     widgets = pictures = 0
-    folds = predictions_site.answering(src.name)
-    for cell in nb["cells"]:
-        if cell.get("id") in folds:  # answers a bet: folded until the reader bets (predictions_site.fold)
-            predictions_site.fold(cell, folds[cell.get("id")])
+    folds, asks = predictions_site.answering(nb), predictions_site.asked(nb)
+    for i, cell in enumerate(nb["cells"]):
+        if i in folds:  # answers a bet: folded until the reader bets (predictions_site.fold)
+            predictions_site.fold(cell, folds[i])
         hide_claims(cell)
         if cell["cell_type"] == "markdown":
             cell["source"] = colab_at_version("".join(cell["source"]))
             continue
-        key = predictions_site.asked("".join(cell["source"]))
+        key = asks.get(i)
         if key:  # a prediction question: its live copy, from helpers.predictions
             cell["outputs"] = [predictions_site.output(src.name, key)]
             continue

@@ -17,6 +17,8 @@ import zoneinfo
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..lesson import source as _source
+
 __all__ = ["MARKER_KEY", "Clashes", "Identity", "Zone", "course_zone", "id_key", "identify", "name_cell", "name_key",
            "student_key", "students"]
 
@@ -58,11 +60,6 @@ class Identity:
     marker: dict
     time: dt.datetime | None
     time_source: str
-
-
-def _source(cell) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
 
 
 def _literals(src: str) -> dict[str, str]:

@@ -16,7 +16,7 @@ import ast
 import re
 import symtable
 
-from ._notebook import _source
+from ..lesson import source as _source
 
 __all__ = ["needed"]
 

@@ -1,14 +1,15 @@
 """A lesson notebook read as an assignment: its "Tu turno" exercises, and the student copy without any answer.
 
-The conventions it relies on (docs/docente.md lists them for authors): a stub code cell starting with ``# Tu turno``
-followed by a code cell that is exactly ``helpers.check.<name>(<variable>)`` and a folded «Solución» (a ``<details>``
-markdown cell); answers live in ``<details>`` blocks of markdown cells, under a markdown heading ``### La nuestra``
-(up to the next heading), in cells tagged ``exercise-answer`` or ``solution``, or in cells calling ``.solution()`` /
-``.hint(``; later cells get a working version from ``helpers.check.<name>.working(<variable>)`` under another name;
-the setup cell is the first code cell that imports helpers.
+Which cell is which comes from helpers.lesson (each cell's role, ``metadata["leccion06"]``; docs/docente.md lists
+the conventions for authors): a «Tu turno»'s stub and its check cell ``helpers.check.<name>(<variable>)``, its
+folded «Solución», the «Ejercicios» answers. Answers also live in ``<details>`` blocks of markdown cells, under a
+markdown heading ``### La nuestra`` (up to the next heading), or in cells calling ``.solution()`` / ``.hint(``;
+later cells get a working version from ``helpers.check.<name>.working(<variable>)`` under another name; the setup
+cell is the first code cell that imports helpers.
 
-A student copy starts with a name cell (``NOMBRE``, ``LEGAJO``: grading reads them from its source) and carries
-``metadata["leccion06"]``: which notebook, which release, that it is a student copy, and the exercises it grades.
+A student copy starts with a name cell (``NOMBRE``, ``LEGAJO``: grading reads them from its source), keeps each
+kept cell's role, and carries ``metadata["leccion06"]``: which notebook, which release, that it is a student copy,
+and the exercises it grades.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ import copy
 import re
 from dataclasses import dataclass
 
+from .. import lesson
 from ..check._core import GRADED_ENV  # set to "1" by a student copy's setup cell: helpers.check turns answers off
+from ..lesson import source as _source
 from ._identity import MARKER_KEY, name_cell
 
 __all__ = ["CELL_PLACE", "GRADED_ENV", "Exercise", "cell_place", "exercises", "label_cells", "missing_after_drop",
            "show_points", "student_copy", "unsolved"]
 
-_CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)\s*$")
-_ANSWER_TAGS = {"exercise-answer", "solution"}
 _DETAILS = re.compile(r"\n*<details>.*?</details>\n*", re.S)
 _GIVES_ANSWER = re.compile(r"\.solution\(|\.hint\(")
 _KEEP_METADATA = ("kernelspec", "language_info")
@@ -47,48 +48,43 @@ class Exercise:
     check: int
 
 
-def _source(cell) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
-
-
 def exercises(nb) -> list[Exercise]:
-    """The notebook's "Tu turno" exercises, in order; a stub without its check cell right after is an error."""
-    cells, found = nb["cells"], []
-    for i, cell in enumerate(cells):
-        if cell["cell_type"] != "code" or not _source(cell).startswith("# Tu turno"):
+    """The notebook's "Tu turno" exercises, in order (helpers.lesson reads them); a stub without its check cell is an
+    error."""
+    found = []
+    for ex in lesson.exercise_cells(nb):
+        if ex.stub is None:
             continue
-        nxt = next((j for j in range(i + 1, len(cells)) if cells[j]["cell_type"] == "code"), None)
-        match = _CHECK.match(_source(cells[nxt]).strip()) if nxt is not None else None
-        if not match:
-            raise ValueError(f"la celda {i} empieza con «# Tu turno» pero la celda de código siguiente no es "
+        if ex.check is None or ex.variable is None:
+            raise ValueError(f"la celda {ex.stub} es un «Tu turno» pero no tiene su celda de control "
                              "helpers.check.<nombre>(<variable>)")
-        found.append(Exercise(match[1], match[2], i, nxt))
+        found.append(Exercise(ex.name, ex.variable, ex.stub, ex.check))
     return found
 
 
 def _roles(cells) -> dict[int, str]:
     """Cell index -> what it is for a student: «Tu turno» and control cells by exercise, the name and setup cells;
     read leniently (a submission may have lost cells)."""
-    roles, setup, before = {}, False, None
-    for i, cell in enumerate(cells):
-        src = _source(cell)
-        if cell.get("cell_type") != "code":
+    roles, setup = {}, False
+    code = [i for i, c in enumerate(cells) if c.get("cell_type") == "code"]
+    for ex in lesson.exercise_cells({"cells": cells}):
+        stub = ex.stub
+        if ex.check is not None:
+            roles[ex.check] = f"el control de {ex.name}"
+            # without its stub, the code cell before the check is its «Tu turno» if it defines the answer
+            before = max((j for j in code if j < ex.check), default=None)
+            if stub is None and before is not None and ex.variable in _names(_source(cells[before]))[0]:
+                stub = before
+        if stub is not None:
+            roles[stub] = f"el «Tu turno» de {ex.name}" if ex.name else "un «Tu turno»"
+    for i in code:
+        src = _source(cells[i])
+        if i in roles:
             continue
-        match = _CHECK.match(src.strip())
-        if match:
-            roles[i] = f"el control de {match[1]}"
-            # the code cell before a check is its «Tu turno» if it still says so, or defines the answer
-            if before is not None and (roles.get(before) == "un «Tu turno»"
-                                       or match[2] in _names(_source(cells[before]))[0]):
-                roles[before] = f"el «Tu turno» de {match[1]}"
-        elif src.startswith("# Tu turno"):
-            roles[i] = "un «Tu turno»"
-        elif "copia para entregar de " in src and "NOMBRE" in src:
+        if "copia para entregar de " in src and "NOMBRE" in src:
             roles[i] = "la del nombre"
         elif not setup and re.search(r"^\s*(?:import|from)\s+helpers\b", src, re.M):
             roles[i], setup = "la de preparación", True
-        before = i
     return roles
 
 
@@ -118,16 +114,17 @@ def label_cells(nb) -> None:
             cell.setdefault("metadata", {})[CELL_PLACE] = cell_place(nb, i, roles)
 
 
-def _dropped(cells) -> set[int]:
-    """Indices of the cells that hold or reveal a reference answer."""
-    drop, under_ours = set(), False
+def _dropped(nb) -> set[int]:
+    """Indices of the cells that hold or reveal a reference answer: a «Tu turno»'s solution and the «Ejercicios»
+    answers (helpers.lesson), what is under «### La nuestra», code asking for a solution or a hint."""
+    cells, under_ours = nb["cells"], False
+    drop = {ex.solution for ex in lesson.exercise_cells(nb) if ex.solution is not None}
+    drop |= set(lesson.exercise_answer_cells(nb))
     for i, cell in enumerate(cells):
         src = _source(cell)
         if cell["cell_type"] == "markdown" and src.lstrip().startswith("#"):
             under_ours = bool(re.match(r"\s*###\s+La nuestra\b", src))
-        tags = set(cell.get("metadata", {}).get("tags", []))
-        if (under_ours or tags & _ANSWER_TAGS
-                or (cell["cell_type"] == "code" and _GIVES_ANSWER.search(src))):
+        if under_ours or (cell["cell_type"] == "code" and _GIVES_ANSWER.search(src)):
             drop.add(i)
     return drop
 
@@ -186,7 +183,7 @@ def unsolved(text: str) -> str:
 def _stub_label(src: str, points: float | None) -> str:
     """The stub's first line says what it is worth: ``# Tu turno (2 puntos)`` or ``(práctica: no entra en la nota)``."""
     label = "práctica: no entra en la nota" if not points else f"{show_points(points)} punto{'s' * (points != 1)}"
-    return src.replace("# Tu turno", f"# Tu turno ({label})", 1)
+    return lesson.stub_labelled(src, label)
 
 
 def show_points(points: float) -> str:
@@ -203,7 +200,7 @@ def student_copy(nb, stem: str = "", points: dict[str, float] | None = None, ver
     the name cell first; ``points`` (exercise -> points, default 1 each) marked on each stub and in the metadata."""
     every = {ex.name: 1 for ex in exercises(nb)}
     points = every if points is None else {name: points.get(name, 0) for name in every}
-    drop = _dropped(nb["cells"])
+    drop = _dropped(nb)
     needs = missing_after_drop(nb, drop)
     if needs:
         where = "; ".join(f"`{n}` (definida en la celda {d}, usada en la {u})" for n, (d, u) in needs.items())
@@ -229,7 +226,9 @@ def student_copy(nb, stem: str = "", points: dict[str, float] | None = None, ver
             src, setup_done = _graded_setup(src), True
         if i in stubs:
             src = _stub_label(src, stubs[i])
-        clean = {"cell_type": cell["cell_type"], "metadata": {}, "source": src}
+        role = lesson.roles(cell)  # what the cell is (no answer in it): grading reads the copy's exercises there
+        clean = {"cell_type": cell["cell_type"], "metadata": {lesson.KEY: copy.deepcopy(role)} if role else {},
+                 "source": src}
         clean.update({k: cell[k] for k in ("id", "attachments") if k in cell})
         if cell["cell_type"] == "code":
             clean.update(execution_count=None, outputs=[])

@@ -1,4 +1,5 @@
-"""A prediction question's answer buttons: a thin shell around helpers.predictions (first, after, bet)."""
+"""A prediction question's answer buttons: a thin shell around helpers.predictions (first, after, bet), and ``ask``,
+what a notebook calls (as helpers.predictions.ask, which names this one)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .. import predictions
 from ..predictions import LETTERS, question
 from ._saved import Saved
 
-__all__ = ["Prediction"]
+__all__ = ["Prediction", "ask"]
 
 
 def __dir__():
@@ -51,3 +52,12 @@ class Prediction(Saved, W.VBox):
     def saved_text(self) -> str:
         return (f"Acá van los botones de tu apuesta ({', '.join(LETTERS[:len(self.buttons)])}): "
                 "corré la celda para elegir.")
+
+
+def ask(key: str) -> Prediction:
+    """In a notebook: show the question (as HTML, readable unrun) and return its answer buttons."""
+    from IPython.display import HTML, display
+
+    widget = Prediction(key)
+    display(HTML(question(key).html()))
+    return widget

@@ -1,21 +1,20 @@
 """The bets on the site (.ci/site/predictions_site.py, static/prediccion.js), in Chromium: every notebook page asks
 its questions of helpers/data/predictions.json, live, by keyboard; the first press is the bet, said back with
 helpers.predictions.first, and a later press is labelled as after it (helpers.predictions.after). The output of
-each cell that answers a bet (predictions.json's answered_by, the same source as the learner's copies) stays
+each cell that answers a bet (its role, read by helpers.lesson as the learner's copies read it) stays
 folded in a <details> until the reader bets, or opens it («ver sin apostar»); with scripts off, the folds and the
 sentences wait behind <details>. Run by `make test-site` (test_site.py checks axe, focus rings, 390 px and dark
 mode on the same pages)."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest
 from test_site import ARTIFACTS, ROOT, Visit, base_url, browser  # noqa: F401  (fixtures)
 
 sys.path.insert(0, str(ROOT))
-from helpers import predictions  # noqa: E402  (pure: no torch)
+from helpers import lesson, predictions  # noqa: E402  (pure: no torch)
 
 pytestmark = pytest.mark.browser
 BY_NOTEBOOK = {}
@@ -24,10 +23,15 @@ for _key in predictions.keys():
 BETS = {b.key: b for b in predictions.bets()}
 
 
+def answering(bet) -> tuple[int, ...]:
+    """The indices of the cells whose output answers ``bet`` in its notebook (their roles say so)."""
+    return lesson.bet_cells(lesson.read(ROOT / "notebooks" / bet.notebook))[bet.key].answers
+
+
 def folds_with_output(bet) -> int:
     """How many of the bet's answering cells have an output in the notebook (each is one fold on its page)."""
-    cells = json.loads((ROOT / "notebooks" / bet.notebook).read_text(encoding="utf-8"))["cells"]
-    return sum(1 for c in cells if c.get("id") in bet.answered_by and c.get("outputs"))
+    cells = lesson.read(ROOT / "notebooks" / bet.notebook)["cells"]
+    return sum(1 for i in answering(bet) if cells[i].get("outputs"))
 
 
 def folds(page, key):
@@ -108,7 +112,7 @@ def test_a_free_text_bets_answer_is_folded_until_opened(base_url, browser, key):
         summary = f.first.locator("summary")
         summary.scroll_into_view_if_needed()
         # a cell that also answers a question with buttons (01's c18) offers to see it without betting
-        shared = any(b.question and b.notebook == bet.notebook and bet.answered_by[0] in b.answered_by
+        shared = any(b.question and b.notebook == bet.notebook and answering(bet)[0] in answering(b)
                      for b in BETS.values())
         assert summary.inner_text().strip() == ("Ver la respuesta sin apostar" if shared
                                                 else "Ver la respuesta (anotá antes tu apuesta)")

@@ -60,7 +60,7 @@ def tag(kind: str, path: str) -> str:
 
 @pytest.mark.parametrize("source, site", [
     ("[la 03](../notebooks/03_layernorm.ipynb)", "[la 03](notebooks/03_layernorm.ipynb)"),
-    ("[los hechos](../tests/facts.py)", f"[los hechos]({tag('blob', 'tests/facts.py')})"),
+    ("[los hechos](../.ci/facts.py)", f"[los hechos]({tag('blob', '.ci/facts.py')})"),
     ('[x](../Makefile "make")', f'[x]({tag("blob", "Makefile")} "make")'),
     ("[`helpers/check/`](../helpers/check/)", f"[`helpers/check/`]({tag('tree', 'helpers/check')})"),
     ("[README](../README.md#si-algo-falla)", f"[README]({tag('blob', 'README.md')}#si-algo-falla)"),
@@ -105,14 +105,17 @@ def test_teacher_link_to_what_the_repository_lacks_stops_the_build(source):
 
 def test_a_claims_cell_is_left_out_of_the_page_and_a_bets_answer_folded():
     claims = {"cell_type": "code", "id": "x", "outputs": [], "source": "helpers.claim(True, 'a')",
-              "metadata": {"cellView": "form", "jupyter": {"source_hidden": True}, "tags": ["claims"]}}
+              "metadata": {"cellView": "form", "jupyter": {"source_hidden": True}, "leccion06": {"claims": True}}}
     prepare.hide_claims(claims)
-    assert claims["metadata"]["tags"] == ["claims", "remove-cell"]
-    lesson = {"cell_type": "code", "id": "y", "outputs": [], "source": "x = 1", "metadata": {}}
-    prepare.hide_claims(lesson)
-    assert lesson["metadata"] == {}
-    bets = prepare.predictions_site.answering("03_layernorm.ipynb")
+    assert claims["metadata"]["tags"] == ["remove-cell"]
+    plain = {"cell_type": "code", "id": "y", "outputs": [], "source": "x = 1", "metadata": {}}
+    prepare.hide_claims(plain)
+    assert plain["metadata"] == {}
+    nb = prepare.lesson.read(Path(__file__).resolve().parents[2] / "notebooks" / "03_layernorm.ipynb")
+    at = [c.get("id") for c in nb["cells"]].index("c25")
+    bets = prepare.predictions_site.answering(nb)
+    assert [b.key for b in bets[at]] == ["03-batch"]
     cell = {"cell_type": "code", "id": "c25", "outputs": [], "source": "", "metadata": {"tags": ["t"]}}
-    prepare.predictions_site.fold(cell, bets["c25"])
+    prepare.predictions_site.fold(cell, bets[at])
     assert cell["metadata"]["tags"] == ["t", "hide-output", "apuesta-03-batch"]
     assert cell["metadata"]["mystnb"]["code_prompt_show"] == "Ver la respuesta sin apostar"

@@ -7,8 +7,11 @@
 
 Standard library only, so that any environment (.venv, Colab's, the site's) can read it. For the Makefile and CI:
 
-    python tests/facts.py colab-python | colab-packages | colab-browser | colab-summary | colab-excludes
-    python tests/facts.py extra NAME | torch-pin | repository | version | cell-timeout | nbval
+    python .ci/facts.py colab-python | colab-packages | colab-browser | colab-summary | colab-excludes
+    python .ci/facts.py extra NAME | torch-pin | repository | version | cell-timeout | nbval
+
+It lives with the build (.ci/), not the tests: the Makefile, CI, .ci's scripts, the benchmarks, helpers.grading's
+bundle and the tests (tests/conftest.py puts .ci/ on their path) all read it.
 """
 
 from __future__ import annotations
@@ -163,7 +166,7 @@ def main(argv: list[str]) -> int:
         print(" ".join(map(shlex.quote, extra(argv[1]))))
         return 0
     if len(argv) != 1 or argv[0] not in COMMANDS:
-        print(f"usage: python tests/facts.py {{{'|'.join(COMMANDS)}}} | extra NAME", file=sys.stderr)
+        print(f"usage: python .ci/facts.py {{{'|'.join(COMMANDS)}}} | extra NAME", file=sys.stderr)
         return 2
     print(COMMANDS[argv[0]]())
     return 0
