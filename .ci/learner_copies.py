@@ -46,7 +46,7 @@ def learner_copy(path: Path) -> str:
 
 
 def sources() -> list[Path]:
-    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    return lesson.notebooks(NOTEBOOKS)
 
 
 def stale() -> list[str]:

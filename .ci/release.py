@@ -195,14 +195,16 @@ def setup_cells_run(version: str) -> None:
     import nbformat
     from nbclient import NotebookClient
 
+    from helpers import lesson
+
+    paths = lesson.notebooks(ROOT / "notebooks")
     cells = []
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for path in paths:
         code = next(c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")
         cells.append(nbformat.v4.new_code_cell(code.source))
     nb = nbformat.v4.new_notebook(cells=cells)
     NotebookClient(nb, kernel_name="python3", timeout=600).execute()
-    printed = [(path.name, c.outputs) for path, c in zip(sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")),
-                                                         nb.cells) if c.outputs]
+    printed = [(path.name, c.outputs) for path, c in zip(paths, nb.cells) if c.outputs]
     if printed:
         raise Refused(f"a setup cell printed something at version {version}: {printed}")
     print(f"+ the {len(cells)} setup cells run at version {version}, printing nothing", flush=True)

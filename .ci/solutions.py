@@ -71,7 +71,7 @@ def rewrite(nb) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    paths = _lesson().notebooks(ROOT / "notebooks")
     bad = []
     for path in paths:
         nb = json.loads(path.read_text(encoding="utf-8"))

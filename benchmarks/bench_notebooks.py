@@ -21,6 +21,8 @@ import measurements
 import nbclient
 import nbformat
 
+from helpers import lesson
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -73,7 +75,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("notebooks", nargs="*")
     args = ap.parse_args(argv)
     runs = args.runs
-    paths = [Path(a) for a in args.notebooks] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    paths = [Path(a) for a in args.notebooks] or lesson.notebooks(ROOT / "notebooks")
     cpu_flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
     load_at_start = os.getloadavg()[0]
     print(f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(sin fijar)')}, {os.cpu_count()} núcleos, "

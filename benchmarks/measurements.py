@@ -136,7 +136,7 @@ def plan_tables(text: str) -> str:
 
 
 def stems() -> list[str]:
-    return sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    return [p.stem for p in lesson.notebooks(ROOT / "notebooks")]
 
 
 # ---- recording a run

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["KEY", "KINDS", "PARTS", "SOLUTION_OPEN", "BetCells", "ExerciseCells", "answering", "bet_cells",
-           "check_call", "claims_cells", "exercise_answer_cells", "exercise_cells", "kind", "mark", "problems",
-           "read", "roles", "source", "stub_labelled"]
+           "check_call", "claims_cells", "exercise_answer_cells", "exercise_cells", "kind", "mark", "notebooks",
+           "prefix", "problems", "read", "roles", "source", "stub_labelled"]
 
 KEY = "leccion06"
 PARTS = ("prompt", "stub", "check", "solution")
@@ -60,6 +60,17 @@ class BetCells:
     key: str
     question: int | None
     answers: tuple[int, ...]
+
+
+def notebooks(folder) -> list[Path]:
+    """The lesson's notebooks in ``folder``, in reading order: each core notebook and after it the «Para ir más
+    lejos» ones that go deeper into it ("02_residual_stream.ipynb", "02b_96_capas.ipynb", "03_layernorm.ipynb")."""
+    return sorted(Path(folder).glob("[0-9][0-9]*_*.ipynb"))
+
+
+def prefix(path) -> str:
+    """A notebook's place in the series, its file name before the first "_": "02", "02b" (an exercise's ORDER[0])."""
+    return Path(path).name.split("_", 1)[0]
 
 
 def read(path) -> dict:

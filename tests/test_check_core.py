@@ -48,7 +48,7 @@ def test_public_names_are_the_registered_checkers():
 THROWAWAY = """
 from helpers.check._core import Exercise, Gallery, Probe, number_difference
 
-ORDER = (99, 1)
+ORDER = ("99", 1)
 
 
 def doble(x):

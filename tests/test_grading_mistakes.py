@@ -48,10 +48,11 @@ def test_each_named_mistake_says_what_a_teacher_reads(name):
 def test_the_notebooks_are_the_repositorys():
     stems = {p.stem: p for p in NOTEBOOKS}
     assert {stem for stem, _ in _mistakes.NOTEBOOKS.values()} == set(stems)
-    for number, (stem, title) in _mistakes.NOTEBOOKS.items():
-        assert stem.startswith(f"{number:02d}_")
+    for prefix, (stem, title) in _mistakes.NOTEBOOKS.items():
+        assert stem.startswith(f"{prefix}_")
         first = "".join(load(stems[stem])["cells"][0]["source"]).splitlines()[0]
-        assert first.endswith(f"Parte {number} — {title}"), first
+        part = f"Parte {int(prefix)}" if prefix.isdigit() else "Para ir más lejos"  # "02b": a deep dive of 02
+        assert first.endswith(f"{part} — {title}"), first
     assert {order[0] for order in ORDER.values()} <= set(_mistakes.NOTEBOOKS)
 
 
@@ -69,7 +70,7 @@ def test_each_section_is_a_heading_of_the_exercises_notebook(name):
 MODULE = '''
 from helpers.check._core import Exercise, Gallery, Probe, number_difference
 
-ORDER = (99, 1)
+ORDER = ("99", 1)
 mistakes = Gallery()
 
 

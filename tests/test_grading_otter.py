@@ -25,7 +25,7 @@ import pytest
 from conftest import ROOT
 
 import helpers.check
-from helpers import grading
+from helpers import grading, lesson
 from helpers.grading.__main__ import main
 
 RUN_ENV = "LECCION06_TEST_OTTER"  # make test-grading sets it
@@ -46,7 +46,7 @@ def otter() -> str:
 def points_file(folder: Path) -> Path:
     """Every exercise of every notebook, the first of each worth 2 and 05's warmup 1.5: the weights must travel."""
     lines = []
-    for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for nb in lesson.notebooks(ROOT / "notebooks"):
         names = [ex.name for ex in grading.exercises(json.loads(nb.read_text(encoding="utf-8")))]
         worth = {n: (2 if i == 0 else 1.5 if n == "warmup" else 1) for i, n in enumerate(names)}
         lines += [f"[{nb.stem}]", *(f"{n} = {v}" for n, v in worth.items()), ""]

@@ -11,6 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .. import lesson
 from ._notebook import Exercise, exercises, show_points, student_copy
 from ._points import read_points
 
@@ -120,7 +121,7 @@ def build(root: Path, out: Path, notebooks: list[Path] | None = None, points_fil
     ``autograder.zip`` (otter assign's bundle); return the student copies. Needs otter-grader (``docente``)."""
     import helpers
     root, out = Path(root), Path(out)
-    chosen = plan(notebooks or sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb")), points_file)
+    chosen = plan(notebooks or lesson.notebooks(root / "notebooks"), points_file)
     otter = shutil.which("otter", path=str(Path(sys.executable).parent)) or shutil.which("otter")
     if otter is None:
         raise SystemExit("falta otter-grader: instalalo con pip install 'leccion06-helpers[docente]'")

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 __all__ = ["NOTEBOOKS", "OTHER", "entry", "other_label", "problems"]
 
-# number (an exercise module's ORDER[0]) -> (the notebook's file stem, its title as its first cell gives it)
+# an exercise module's ORDER[0] (its notebook file's prefix: "02", "02b") -> (the file's stem, its title as its first
+# cell gives it)
 NOTEBOOKS = {
-    1: ("01_ffn", "La feed-forward network"),
-    2: ("02_residual_stream", "El residual stream"),
-    3: ("03_layernorm", "LayerNorm a mano"),
-    4: ("04_encoder_block", "El bloque encoder, contra PyTorch"),
-    5: ("05_norm_placement", "Post-norm contra pre-norm"),
+    "01": ("01_ffn", "La feed-forward network"),
+    "02": ("02_residual_stream", "El residual stream"),
+    "03": ("03_layernorm", "LayerNorm a mano"),
+    "04": ("04_encoder_block", "El bloque encoder, contra PyTorch"),
+    "05": ("05_norm_placement", "Post-norm contra pre-norm"),
 }
 
 # Keys any checker can give beyond its gallery (helpers/check/_core.py's), and the grader's: "missing", "error" and

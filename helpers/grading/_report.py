@@ -73,7 +73,7 @@ class ExerciseReport:
     notebook: str
     handed: int
     parts: tuple[Part, ...]
-    order: tuple[int, int]  # the exercise's place in the series (its module's ORDER)
+    order: tuple[str, int]  # the exercise's place in the series (its module's ORDER)
 
     @property
     def right(self) -> Part:
@@ -191,7 +191,7 @@ def _exercise(name: str, records: list[_Record], registry: dict, unknown: dict) 
     parts += [_part("other", "otro error", [s for k in rest for s in by[k]], handed, kinds),
               _part("not_attempted", "sin intentar", by.get(_NOT_ATTEMPTED, []), handed)]
     return ExerciseReport(name, _notebook_of(name, registry), handed, tuple(parts),
-                          module.ORDER if module else (99, 99))
+                          module.ORDER if module else ("99", 99))
 
 
 def tally(records: list[_Record], students: int | None = None, source: str = "") -> Report:

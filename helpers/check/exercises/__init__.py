@@ -1,9 +1,9 @@
 """The registry: one module per "Tu turno" exercise, found by listing this package, never registered by hand.
 
-Each module is read top to bottom: ``ORDER`` (notebook, position), the reference solution (what ``solution()``
-shows and the checker compares against), the hints, the probe inputs, the known mistakes with their Spanish
-sentences and what a teacher reads of each, ``assess(ex, answer)``, and ``checker = Exercise("<module name>", ...,
-section=...)``."""
+Each module is read top to bottom: ``ORDER`` (its notebook file's prefix, "03" or "02b", and its position there),
+the reference solution (what ``solution()`` shows and the checker compares against), the hints, the probe inputs,
+the known mistakes with their Spanish sentences and what a teacher reads of each, ``assess(ex, answer)``, and
+``checker = Exercise("<module name>", ..., section=...)``."""
 
 from __future__ import annotations
 

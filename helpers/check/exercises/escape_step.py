@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._core import Difference, Exercise, Gallery, Probe, number_difference, render
 
-ORDER = (5, 1)  # notebook 05, its first exercise: the registry lists exercises in this order
+ORDER = ("05", 1)  # notebook 05, its first exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def paso_de_salida(pasos, aciertos, umbral=0.6):

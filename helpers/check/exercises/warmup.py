@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._core import Exercise, Gallery, Probe, number_difference
 
-ORDER = (5, 2)  # notebook 05, its second exercise: the registry lists exercises in this order
+ORDER = ("05", 2)  # notebook 05, its second exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def lr_warmup(paso, warmup, lr):  # paso 1 es el primero, como cuenta el motor
