@@ -272,16 +272,7 @@ depth: install
 # role, read by helpers.lesson, is exercise_answer) is stored without its output: the learner sees it when they run it.
 # make execute NB=notebooks/01_ffn.ipynb   (default: all of them)
 execute: install
-	for nb in $(NB); do \
-	  OMP_NUM_THREADS=$(THREADS) $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.timeout=$(shell $(FACTS) cell-timeout) --ExecutePreprocessor.store_widget_state=False \
-	    --ExecutePreprocessor.record_timing=False \
-	    --NotebookExporter.preprocessors=nbconvert.preprocessors.CoalesceStreamsPreprocessor "$$nb" || exit 1; \
-	  $(BIN)/python -c "import nbformat, sys; from helpers import lesson; nb = nbformat.read(sys.argv[1], 4); \
-	    [nb.cells[i].update(outputs=[]) for i in lesson.exercise_answer_cells(nb)]; \
-	    nbformat.write(nb, sys.argv[1])" "$$nb" || exit 1; \
-	done
-	$(BIN)/python .ci/learner_copies.py
+	OMP_NUM_THREADS=$(THREADS) $(BIN)/python .ci/execute.py $(NB)
 
 # The learner's copies, notebooks/colab/ (what Colab badges open): each notebook without the outputs of the cells
 # that answer a bet (their roles say which: helpers.lesson). Committed; tests/test_learner_copies.py fails a stale one.
