@@ -4,7 +4,8 @@
 
 Each notebook runs with OMP_NUM_THREADS from the environment (make passes THREADS, 1), nbconvert's executor with the
 cell timeout of .ci/facts.py, no widget state and no timing stored, streams coalesced. An «Ejercicios» answer cell
-(its role: helpers.lesson) is stored without its output, so the learner sees the answer only when they run it.
+(its role: helpers.lesson) is stored without its output and with its code folded, so the learner sees the answer only
+when they open or run it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def execute(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     for i in lesson.exercise_answer_cells(nb):
         nb.cells[i].update(outputs=[], execution_count=None)
+        if nb.cells[i].cell_type == "code":
+            lesson.fold_code(nb.cells[i])
     nbformat.write(nb, path)
 
 

@@ -40,8 +40,12 @@ def learner_copy(path: Path) -> str:
     wrong = lesson.problems(nb, path.name)
     if wrong:
         sys.exit(f"notebooks/{path.name}: {'; '.join(wrong)}")
-    for i in lesson.answering(nb):
-        nb["cells"][i]["outputs"], nb["cells"][i]["execution_count"] = [], None
+    for i in lesson.answering(nb):  # a bet's answer region: outputs cleared, what interprets them folded
+        cell = nb["cells"][i]
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+        else:
+            cell["source"] = lesson.folded(lesson.source(cell), lesson.WHAT_HAPPENED)
     return dumps(nb)
 
 
@@ -77,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     write()
-    print(f"notebooks/colab/: {len(sources())} learner copies, without the output of the cells answering a bet")
+    print(f"notebooks/colab/: {len(sources())} learner copies, each bet's answer region cleared and folded")
     return 0
 
 

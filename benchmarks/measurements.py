@@ -68,6 +68,19 @@ def parts(stem: str) -> tuple[dict, dict]:
     return words, tasks
 
 
+def reading(stem: str) -> tuple[int, int, int, int]:
+    """(words, "Tu turno" count, reading and running minutes, "Tu turno" minutes) of a notebook, by the plans' rule:
+    its text but "Para ir más lejos" and folded solutions."""
+    words, tasks = parts(stem)
+    n, count = sum(v for k, v in words.items() if k[0] != NOT_READ), sum(tasks.values())
+    return (n, count, *minutes(n, count))
+
+
+def core_stems() -> list[str]:
+    """The core notebooks (their metadata says so, helpers.lesson), not the «Para ir más lejos» ones."""
+    return [s for s in stems() if lesson.kind(lesson.read(ROOT / "notebooks" / f"{s}.ipynb")) != "deep"]
+
+
 def minutes(words: int, tasks: int) -> tuple[int, int]:
     """(reading and running, "Tu turno") minutes of a stretch of text, by the class plans' rule."""
     return math.ceil(words / PACE) + RUN_MIN, TU_TURNO_MIN * tasks
@@ -294,10 +307,8 @@ def spread(sp: dict | None, digits: int, unit: str = "") -> str:
 def render_lectura(runs: list[dict]) -> str:
     rows = ["| notebook | palabras | lectura y celdas | \"Tu turno\" | total |", "|---|---|---|---|---|"]
     for stem in stems():
-        words, tasks = parts(stem)
-        n = sum(v for k, v in words.items() if k[0] != NOT_READ)
-        read, turns = minutes(n, sum(tasks.values()))
-        rows.append(f"| {stem[:2]} | {n:,} | {read} min | {turns} min ({sum(tasks.values())}) | {read + turns} min |"
+        n, count, read, turns = reading(stem)
+        rows.append(f"| {lesson.prefix(stem)} | {n:,} | {read} min | {turns} min ({count}) | {read + turns} min |"
                     .replace(",", " "))
     rule = (f"Las palabras cuentan todo el texto de cada notebook (los \"Ejercicios\" y los \"Papers\" del final "
             f"también) salvo \"{NOT_READ}\" y las soluciones plegadas. Los minutos salen de la misma regla que los "

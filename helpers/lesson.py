@@ -23,13 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["KEY", "KINDS", "PARTS", "SOLUTION_OPEN", "BetCells", "ExerciseCells", "answering", "bet_cells",
-           "check_call", "claims_cells", "exercise_answer_cells", "exercise_cells", "kind", "mark", "notebooks",
-           "prefix", "problems", "read", "roles", "source", "stub_labelled"]
+           "check_call", "claims_cells", "exercise_answer_cells", "exercise_cells", "fold_code", "folded", "is_folded",
+           "kind", "mark", "notebooks", "prefix", "problems", "read", "roles", "source", "stub_labelled",
+           "ANSWER_TITLE", "WHAT_HAPPENED"]
 
 KEY = "leccion06"
 PARTS = ("prompt", "stub", "check", "solution")
 KINDS = ("core", "deep")
 SOLUTION_OPEN = "<details><summary>Ver la solución</summary>"  # a label that says it opens (classic Notebook: no ▸)
+WHAT_HAPPENED = "¿Qué pasó? Abrilo después de correr"  # the fold of a bet's interpreting text in a learner's copy
+ANSWER_TITLE = "# @title Comprobación del ejercicio: la respuesta (abrila cuando lo hayas intentado)"
 _PROMPT, _STUB = "### Tu turno", "# Tu turno"
 _CHECK = re.compile(r"^helpers\.check\.(\w+)\((\w+)\)\s*$")
 _ASK = "helpers.predictions.ask("
@@ -71,6 +74,33 @@ def notebooks(folder) -> list[Path]:
 def prefix(path) -> str:
     """A notebook's place in the series, its file name before the first "_": "02", "02b" (an exercise's ORDER[0])."""
     return Path(path).name.split("_", 1)[0]
+
+
+def folded(text: str, summary: str) -> str:
+    """Markdown ``text`` inside a <details> that opens on a click, titled ``summary`` (text already folded stays)."""
+    if is_folded(text):
+        return text
+    return f"<details><summary>{summary}</summary>\n\n{text.strip()}\n\n</details>"
+
+
+def is_folded(text: str) -> bool:
+    """Whether markdown ``text`` is all inside one <details> (what a reader sees before opening it: its summary)."""
+    text = text.strip()
+    return text.startswith("<details>") and text.endswith("</details>") and text.count("<details>") == 1
+
+
+def fold_code(cell, title: str = ANSWER_TITLE) -> None:
+    """Fold a code cell's source as the claims cells are: Colab's form view shows its ``# @title`` line, JupyterLab
+    a collapsed input; the code runs the same. A first line that is a comment becomes the title."""
+    meta = cell.setdefault("metadata", {})
+    meta["cellView"], meta["jupyter"] = "form", {**meta.get("jupyter", {}), "source_hidden": True}
+    lines = source(cell).split("\n")
+    if not lines[0].startswith("# @title"):
+        if lines[0].startswith("# "):
+            lines[0] = "# @title " + lines[0][2:]
+        else:
+            lines.insert(0, title)
+    cell["source"] = "\n".join(lines)
 
 
 def read(path) -> dict:

@@ -173,19 +173,24 @@ def test_claims_use_helpers_claim_not_assert(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_exercise_answers_are_not_stored(path):
-    """An exercise's answer shows when the learner runs its cell, not under the question: a 'Comprobación' cell's
-    role is exercise_answer (make execute clears its output; nbval runs it and ignores its output, by its tag),
-    and no stored cell calls a checker's hint() or solution()."""
+    """An exercise's answer shows when the learner opens or runs its cell, not under the question: a 'Comprobación'
+    cell's role is exercise_answer (make execute clears its output and folds its code; nbval runs it and ignores its
+    output, by its tag), and no stored cell calls a checker's hint() or solution()."""
     nb = load(path)
     answers = set(lesson.exercise_answer_cells(nb))
     for i, cell in enumerate(nb["cells"]):
         text = source(cell)
         tags = cell.get("metadata", {}).get("tags", [])
-        if text.lstrip().startswith("# Comprobación del ejercicio"):
+        if re.match(r"# (@title )?Comprobación del ejercicio", text.lstrip()):
             assert i in answers, f"{path.name}, cell {i}: an exercise's check whose role is not exercise_answer"
         if i in answers:
             assert not cell.get("outputs"), f"{path.name}, cell {i}: an exercise's answer stored with its output"
             assert "nbval-ignore-output" in tags, f"{path.name}, cell {i}: an exercise's answer, no nbval-ignore-output"
+            meta = cell.get("metadata", {})
+            assert cell["cell_type"] != "code" or (
+                meta.get("cellView") == "form" and meta.get("jupyter", {}).get("source_hidden")
+                and text.startswith("# @title")), (
+                f"{path.name}, cell {i}: an exercise's answer in plain view; fold its code (make execute does)")
         assert cell["cell_type"] != "code" or not re.search(r"helpers\.check\.\w+\.(hint|solution)\(", text), (
             f"{path.name}, cell {i}: stores a checker's hint or solution; the learner asks for it")
 

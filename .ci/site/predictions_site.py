@@ -54,10 +54,16 @@ def answering(nb: dict) -> dict:
 
 
 def fold(cell: dict, bets: list) -> None:
-    """Fold a cell's output (myst-nb's hide-output, a <details>) until the reader answers one of ``bets``, or opens
-    it; the fold carries each bet's tag (a class on the page) for prediccion.js to open it."""
-    meta = cell.setdefault("metadata", {})
-    meta["tags"] = [*meta.get("tags", []), "hide-output", *(FOLD_TAG + b.key for b in bets)]
+    """Fold a cell's output (myst-nb's hide-output, a <details>), or a markdown cell whole, until the reader answers
+    one of ``bets``, or opens it; the fold carries each bet's tag (a class on the page) for prediccion.js to open it."""
     asked = any(b.question for b in bets)  # a question with buttons: its «ver sin apostar»
     show = "Ver la respuesta sin apostar" if asked else "Ver la respuesta (anotá antes tu apuesta)"
+    if cell["cell_type"] == "markdown":  # the text that reads the answer: in a <details> of its own, same classes
+        classes = " ".join(f"tag_{FOLD_TAG}{b.key}" for b in bets)
+        text = lesson.source(cell).strip()
+        summary = f'<details class="respuesta-plegada {classes}"><summary>{show}</summary>'
+        cell["source"] = f"{summary}\n\n{text}\n\n</details>"
+        return
+    meta = cell.setdefault("metadata", {})
+    meta["tags"] = [*meta.get("tags", []), "hide-output", *(FOLD_TAG + b.key for b in bets)]
     meta["mystnb"] = {**meta.get("mystnb", {}), "code_prompt_show": show, "code_prompt_hide": "Ocultar la respuesta"}

@@ -1,6 +1,7 @@
 """Prepare the lesson's static site source in build/site-src/ (then `jupyter-book build` builds it).
 
-- _config.yml and _toc.yml from .ci/site/, with the repository address and the version read from pyproject.toml
+- _config.yml from .ci/site/, with the repository address and the version read from pyproject.toml; _toc.yml made
+  from the notebooks (toc: the lesson, «Para ir más lejos», the teacher's guide)
   and the path of npm's MathJax (leccion_site.py copies what the pages use after the build);
 - leccion_site.py (a Sphinx extension), templates/ (theme overrides), static/ (leccion.css, leccion.js) and
   locales/ (Spanish for what Sphinx's catalog lacks) beside it;
@@ -79,6 +80,21 @@ def colab_at_version(text: str) -> str:
     """Badges as text links, and every Colab link at this version's tag and the learner's copy (facts.COPIES)."""
     text = BADGE.sub(r"[Abrir en Colab](\1)", text)
     return COLAB.sub(rf"\g<1>v{version()}/{COPIES}/", text)
+
+
+def toc() -> str:
+    """The site's table of contents: the lesson (the core notebooks), «Para ir más lejos» (the deep dives, each after
+    the core notebook it goes deeper into, by file name), and the teacher's guide; each notebook's kind is its own
+    metadata (helpers.lesson)."""
+    parts = {"core": [], "deep": []}
+    for path in lesson.notebooks(ROOT / "notebooks"):
+        parts[lesson.kind(lesson.read(path)) or "core"].append(f"notebooks/{path.stem}")
+    lines = ["format: jb-book", "root: index", "parts:"]
+    for caption, files in (("La lección", parts["core"]), ("Para ir más lejos", parts["deep"]),
+                           ("Para docentes", ["docente"])):
+        if files:
+            lines += [f"  - caption: {caption}", "    chapters:", *(f"      - file: {f}" for f in files)]
+    return "\n".join(lines) + "\n"
 
 
 def index_page() -> str:
@@ -361,7 +377,7 @@ def main() -> None:
     for key, value in {"repository": repository(), "version": version(), "mathjax": str(MATHJAX)}.items():
         config = config.replace("{" + key + "}", value)
     (OUT / "_config.yml").write_text(config, encoding="utf-8")
-    shutil.copy(HERE / "_toc.yml", OUT / "_toc.yml")
+    (OUT / "_toc.yml").write_text(toc(), encoding="utf-8")
     shutil.copy(HERE / "leccion_site.py", OUT / "leccion_site.py")
     shutil.copytree(HERE / "templates", OUT / "_templates")
     shutil.copytree(HERE / "locales", OUT / "locales")
@@ -376,10 +392,11 @@ def main() -> None:
     (OUT / "index.md").write_text(index_page(), encoding="utf-8")
     (OUT / "docente.md").write_text(teacher_page(TEACHER.read_text(encoding="utf-8")), encoding="utf-8")
     widgets = pictures = 0
-    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    for nb in lesson.notebooks(ROOT / "notebooks"):
         w, p = prepare_notebook(nb, OUT / "notebooks" / nb.name, figures)
         widgets, pictures = widgets + w, pictures + p
-    print(f"prepared {OUT}: version {version()}, home page, teacher's guide, 5 notebooks, {pictures} figures, "
+    print(f"prepared {OUT}: version {version()}, home page, teacher's guide, "
+          f"{len(lesson.notebooks(ROOT / 'notebooks'))} notebooks, {pictures} figures, "
           f"{widgets} widget pictures")
 
 

@@ -12,7 +12,7 @@
     var later = box.querySelector(".prediccion-despues");
     var bet = null;
     function reveal() {
-      document.querySelectorAll(".tag_apuesta-" + key + " details").forEach(function (d) { d.open = true; });
+      document.querySelectorAll(".tag_apuesta-" + key + " details, details.tag_apuesta-" + key).forEach(function (d) { d.open = true; });
     }
     buttons.forEach(function (b) {
       b.addEventListener("click", function () {
