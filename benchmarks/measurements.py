@@ -1,6 +1,7 @@
 """Every figure the docs quote from a measurement, in one place: benchmarks/measurements.json, one entry per run
-(the machine, its CPU flags, cores, date, commit, torch and the figures), and the tables of README.md and
-docs/docente.md made from it, with the guide's word counts and its class plans' clock made from the notebooks.
+(the machine, its CPU flags, cores, date, commit, torch and the figures), and the tables of docs/mantenimiento.md
+(the maintainers' guide) and docs/docente.md (the teachers') made from it, with the teachers' guide's word counts
+and its class plans' clock made from the notebooks.
 
     python benchmarks/measurements.py           # make medidas: rewrite every marked table from the file
     python benchmarks/measurements.py --check   # exit 1 naming each table that differs (tests/test_measurements.py)
@@ -31,7 +32,7 @@ except ModuleNotFoundError:
     from helpers import lesson
 
 FILE = ROOT / "benchmarks" / "measurements.json"
-DOCS = ("README.md", "docs/docente.md")
+DOCS = ("docs/mantenimiento.md", "docs/docente.md")  # the maintainers' guide, the teachers'
 GUIDE = "docs/docente.md"  # the one with the class plans
 BENCHMARKS = ("notebooks", "engine", "grading", "ci")
 FLAGS = ("avx2", "avx512f")  # the CPU flags that pick PyTorch's kernels here (tests/cpu_grid.py)
@@ -291,7 +292,7 @@ def clock(s: float) -> str:
 
 
 def spread(sp: dict | None, digits: int, unit: str = "") -> str:
-    """A figure in the README: '37.8 (36.0–46.6)', '28.6–35.5' or '1.51', with its unit."""
+    """A figure in the docs: '37.8 (36.0–46.6)', '28.6–35.5' or '1.51', with its unit."""
     if not sp:
         return ""
     def f(v):
@@ -482,7 +483,7 @@ def seconds_of(s: dict) -> float:
 
 
 def stage_table(stages: list[dict]) -> list[str]:
-    """The stages in two halves side by side, as the README has always shown them."""
+    """The stages in two halves side by side, as the docs have always shown them."""
     def one(s):
         times = s["time"] if isinstance(s["time"], list) else [s["time"]]
         return f"{s['stage']} | {clock(s['start'])} | {', '.join(clock(t) for t in times)} | {clock(s['limit'])}"
