@@ -561,6 +561,10 @@ def stale(runs: list[dict] | None = None) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] != "--check":  # --help (or a typo): how to call it, not a rewrite of the docs
+        asked = argv[0] in ("-h", "--help")
+        print(__doc__.split("\n\n")[1].rstrip(), file=sys.stdout if asked else sys.stderr)
+        return 0 if asked else 2
     runs = load()
     if argv[:1] == ["--check"]:
         bad = stale(runs)
