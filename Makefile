@@ -58,7 +58,7 @@ help:
 	@echo "make copies   rehace notebooks/colab/: las copias que abre Colab, sin las salidas que responden una apuesta"
 	@echo "make site     arma la lección como sitio web estático en build/site-src/_build/html (sin ejecutar nada)"
 	@echo "make test-site     prueba ese sitio en Chromium: matemática, alt text, nada fuera de 127.0.0.1, axe-core"
-	@echo "make medidas  rehace las tablas medidas del README y de docs/docente.md desde benchmarks/measurements.json"
+	@echo "make medidas  rehace las tablas medidas de docs/mantenimiento.md y docs/docente.md desde benchmarks/measurements.json"
 	@echo "make release VERSION=1.1.0   prepara una versión (.ci/release.py): número, notebooks, CHANGELOG y commit; el tag lo crea main"
 	@echo "bash .ci/run  todo lo anterior, como CI: dos trabajos a la vez y una tabla con el tiempo de cada etapa"
 
@@ -130,7 +130,7 @@ grading: install
 	OMP_NUM_THREADS=1 $(BIN)/python -m helpers.grading armar --salida build/grading $(if $(PUNTOS),--puntos $(PUNTOS))
 
 # otter's own runner (otter run, what Gradescope's image runs) on the bundles armar builds, against calificar:
-# 20 submissions, minutes (tests/test_grading_otter.py skips itself in make unit). make release runs it.
+# 20 submissions, minutes (tests/test_grading_otter.py skips itself in make unit; neither CI nor make release runs it).
 test-grading: install
 	LECCION06_TEST_OTTER=1 OMP_NUM_THREADS=1 $(BIN)/pytest tests/test_grading_otter.py -p no:cacheprovider -s
 
@@ -245,7 +245,7 @@ lock-site:
 	rm -rf $(SVENV)
 
 # The experiment engine against the seed-style loop (notebook 05), on this machine, now; the run goes to
-# benchmarks/measurements.json (make medidas puts it in the README).
+# benchmarks/measurements.json (make medidas puts it in docs/mantenimiento.md).
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
 

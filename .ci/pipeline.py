@@ -11,7 +11,8 @@ artifacts/ci/<stage>.log and is printed when the stage ends. A stage whose prere
 stage has a time limit, and the run one in all (RUN_LIMIT): what passes it is stopped and fails, saying how long it
 ran, so the run ends with its table rather than hanging. At the end: the table (start, time beside its limit, CPU,
 result of each stage) and one closing line; exit 1 if any stage did not pass. Only with --medidas does the run write
-into the repository: the run goes to the measurements file, from which `make medidas` makes the README's CI table.
+into the repository: the run goes to the measurements file, from which `make medidas` makes the CI table of
+docs/mantenimiento.md.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ ATen's avx512 kernels, where the CPU has them), a fresh process times the two lo
 that both meet the same load; it prints each round, the median rates and the median of the rounds' ratios, the FLOPs
 of one model-step (counted by torch.utils.flop_counter on the real model), and the engine's GFLOP/s against a matmul
 peak measured there. Goals from issue 39: ratio >= 2.5 on an AVX2 and an AVX-512 CPU, >= 25 % of the peak.
-Exits 1 if a path falls short of 2.5x. The run goes to benchmarks/measurements.json (the README's engine table is made
-from it: make medidas); --prueba marks it as not for publication, --medidas PATH writes elsewhere.
+Exits 1 if a path falls short of 2.5x. The run goes to benchmarks/measurements.json (docs/mantenimiento.md's engine
+table is made from it: make medidas); --prueba marks it as not for publication, --medidas PATH writes elsewhere.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 weighted points), and ``otter run -a autograder.zip`` (what Gradescope's image runs, here without Docker) grades a
 complete, an empty, a wrong (a named mistake of the checker's gallery) and a Colab-renamed submission of each; it
 must give, question by question, the points ``calificar`` gives the same files. otter runs every cell (the
-trainings too), one submission at a time: minutes, so it runs in ``make test-grading`` (README), not in ``make
-unit``."""
+trainings too), one submission at a time: minutes, so it runs in ``make test-grading`` (docs/mantenimiento.md), not
+in ``make unit``."""
 
 from __future__ import annotations
 
