@@ -141,7 +141,7 @@ def set_version(version: str) -> None:
     facts.pyproject.cache_clear()
 
 
-BADGE = re.compile(r"https://colab\.research\.google\.com/github/[^)\s\"]+?/notebooks/(?:colab/)?(\d\d_[a-z0-9_]+\.ipynb)")
+BADGE = re.compile(r"https://colab\.research\.google\.com/github/[^)\s\"]+?/notebooks/(?:colab/)?(\d\d[a-z]?_[a-z0-9_]+\.ipynb)")
 
 
 def pointed(text: str) -> str:

@@ -305,8 +305,15 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
                       and not source(cells[j]).startswith(_ASK)), None)
         if not bet.answers or bet.answers[0] != first:
             out.append(f"bet {key!r}: the first cell answering it is the code cell right after the question, {first}")
-        out += [f"bet {key!r}: cell {i} answers it but is not a code cell below the question" for i in bet.answers
-                if i <= at or cells[i].get("cell_type") != "code"]
+        out += [f"bet {key!r}: cell {i} answers it but is not below the question" for i in bet.answers if i <= at]
+        gaps = [j for a, b in zip(bet.answers, bet.answers[1:]) for j in range(a + 1, b)
+                if not roles(cells[j]).get("claims")]
+        if gaps:
+            out.append(f"bet {key!r}: its answer region skips cells {gaps} (a region is every cell from the first "
+                       "answering one to its end)")
+        out += [f"bet {key!r}: cell {i} answers it but holds a heading (a region ends before the next heading)"
+                for i in bet.answers if cells[i].get("cell_type") == "markdown"
+                and re.search(r"^#{1,6} ", source(cells[i]), flags=re.M)]
     return out
 
 

@@ -115,10 +115,18 @@ def test_the_bets_roles_are_checked():
         del nb["cells"][i]["metadata"][lesson.KEY]["bets"]
     said = lesson.problems(nb, "03_layernorm.ipynb")
     assert any("'03-batch'" in p and "right after the question" in p for p in said), said
-    assert any("'03-batch': cell" in p and "not a code cell below the question" in p for p in said), said
+    assert any("'03-batch': cell" in p and "not below the question" in p for p in said), said
     assert "bet '03-nada': not in helpers/data/predictions.json" in said
     assert "bet '03-eps': asked by 0 cells, not one" in said
     assert "bet '03-keepdim': helpers/data/predictions.json puts it here, no cell asks it" in said
+    region = lesson.bet_cells(lesson.read(ROOT / "notebooks" / "03_layernorm.ipynb"))["03-batch"]
+    nb = load(ROOT / "notebooks" / "03_layernorm.ipynb")
+    last = region.answers[-1]
+    lesson.mark(nb["cells"][last + 2], bet=("03-batch", "answer"))  # a gap in the region
+    nb["cells"][last + 2]["cell_type"], nb["cells"][last + 2]["source"] = "markdown", "## Otra sección\n\ntexto"
+    said = lesson.problems(nb, "03_layernorm.ipynb")
+    assert any("'03-batch': its answer region skips cells" in p for p in said), said
+    assert any("'03-batch': cell" in p and "holds a heading" in p for p in said), said
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -13,7 +13,7 @@ from helpers import lesson
 from helpers.lesson import source
 
 LOCAL_PATH = re.compile(r"(/tmp/(?!ipykernel)|/root/|/work/|/home/\w+/|site-packages/|[A-Z]:\\\\Users)")
-NAME = re.compile(r"^\d\d_[a-z0-9_]+\.ipynb$")
+NAME = re.compile(r"^\d\d[a-z]?_[a-z0-9_]+\.ipynb$")  # 02_residual_stream, or 02b_96_capas (a deep dive)
 
 ids = [nb.name for nb in NOTEBOOKS]
 

@@ -97,7 +97,7 @@ def spanish_buttons(app, pagename, templatename, context, doctree) -> None:
             for b in group["buttons"]:
                 if b.get("text") == "Colab":
                     # the learner's copy (.ci/facts.py's COPIES, .ci/learner_copies.py): no bet's answer shown
-                    b["url"] = re.sub(r"/notebooks/(?=\d\d_)", "/notebooks/colab/", b["url"])
+                    b["url"] = re.sub(r"/notebooks/(?=\d\d[a-z]?_)", "/notebooks/colab/", b["url"])
                     b.update(text="Abrir en Colab", icon=None,
                              tooltip=f"Abrir este notebook (versión {version}) en Google Colab para ejecutarlo")
         elif label == "download-buttons":
