@@ -98,7 +98,7 @@ PLANS = {
         ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
     ]),
     "Clase de 3 horas": (180, [
-        ("01_ffn", ["título", "1", "2", "3", "4", "5", "Resumiendo"]),
+        ("01_ffn", ["título", "1", "2", "3", "4", "Resumiendo"]),
         ("02_residual_stream", ["título", "1", "2", "3", "4", "Resumiendo"]),
         ("pausa", 10),
         ("03_layernorm", ["título", "1", "2", "3", "4", "5", "6", "7", "Resumiendo"]),

@@ -58,7 +58,8 @@ class ExerciseCells:
 
 @dataclass(frozen=True)
 class BetCells:
-    """One bet of helpers/data/predictions.json: the index of the cell asking it and of those answering it."""
+    """One bet of helpers/data/predictions.json: the index of the cell asking it and of those answering it (its
+    answer region: the code cells from the first one whose output answers it, and the markdown that reads them)."""
 
     key: str
     question: int | None

@@ -112,3 +112,16 @@ def test_step_by_step_widget():
     assert w.shown == 7 and w.next_button.disabled and "[-1.129, -0.212, -0.567, 2.122]" in w.view.value
     w.reset()
     assert w.shown == 1 and not w.next_button.disabled
+
+
+def test_the_course_page_rounds_sigma_before_dividing():
+    """The course's interactive page (seed 001) shows x̂ = [-1.023, -0.265, -0.366, 1.654] and, with its γ and β,
+    [-1.128, -0.212, -0.566, 2.119]: its σ, 0.19766, rounded to 0.198 before dividing. Unrounded, the digits are
+    notebook 03's (section 2): the third decimal differs, and neither is wrong."""
+    gamma, beta = [1.2, 0.8, 1.0, 1.1], [0.1, 0.0, -0.2, 0.3]
+    s = L.layer_norm_steps([0.80, 0.95, 0.93, 1.33], gamma, beta)
+    assert round(s.std, 5) == 0.19766 and round(s.std, 3) == 0.198
+    page = [round(c / 0.198, 3) for c in s.centered]
+    assert page == [-1.023, -0.265, -0.366, 1.654]
+    assert [round(g * n + b, 3) for g, n, b in zip(gamma, page, beta)] == [-1.128, -0.212, -0.566, 2.119]
+    assert [round(v, 3) for v in s.normalized] == [-1.024, -0.266, -0.367, 1.657] != page

@@ -26,7 +26,6 @@ EXEMPT = {
     "01_ffn.ipynb": {
         "2016": "year of the GELU paper (Hendrycks and Gimpel)",
         "2017": "year of the paper (Papers list)",
-        "2018": "year of the GPT-1 paper (Papers list)",
         "2019": "year of the GPT-2 paper (Papers list)",
         "2020": "year of Shazeer's GLU variants paper (Papers list)",
         "2023": "year of the LLaMA paper (Papers list)",

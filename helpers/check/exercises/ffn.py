@@ -110,8 +110,8 @@ class _TwoActivations(nn.Module):
 
 
 @mistakes.add("gelu", "Usaste GELU: es la de GPT y BERT. Este ejercicio pide la FFN del paper, con ReLU.",
-              label="GELU en vez de ReLU", section="6. ReLU y GELU",
-              question="¿En qué se diferencian ReLU y GELU cerca del cero? ¿Cuál usa el paper y cuál GPT-2?")
+              label="GELU en vez de ReLU", section="2. La FFN del paper",
+              question="¿Qué activación escribe la ecuación (2) del paper? ¿Cuál usa GPT-2 (ejercicio 3)?")
 class _Gelu(nn.Module):
     def __init__(self, d_model, d_ff):
         super().__init__()
