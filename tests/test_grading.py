@@ -145,7 +145,9 @@ def test_a_problem_names_the_notebooks_own_cell_and_its_exercise(graded):
     assert any(p.startswith(f"la celda {first.stub + 1} (el «Tu turno» de {first.name}) falló: ") for p in problems)
     # its second stub deleted and a broken cell put in its place, right before the second check
     assert any(p.startswith(f"la celda {second.check} (antes del control de {second.name}) falló: SyntaxError")
-               for p in problems), problems
+               and p.endswith(f"(línea 1 de la celda {second.check})") for p in problems), problems
+    # IPython's own name for the cell («/tmp/ipykernel_…/….py», «<ipython-input-…>») says nothing to a teacher
+    assert not any(re.search(r"ipykernel|ipython-input|\.py\b", p) for p in problems), problems
 
 
 def test_a_cell_no_check_needs_is_not_run(graded):
@@ -260,19 +262,21 @@ def test_a_class_graded_end_to_end(tmp_path, capsys):
     assert main(["calificar", str(folder), "--tarea", str(build), "--csv", str(tmp_path / "notas.csv"),
                  "-j", "2", "--tiempo", str(LOOP_TIMEOUT_S)]) == 0
     said = capsys.readouterr().out
-    assert "2 entregas de 03_layernorm: califiqué la última, Copia de 03_layernorm (1).ipynb" in said, said
-    assert "ojo, 03_layernorm.ipynb: tiene las soluciones de la lección" in said, said
+    assert "2 entregas de 03_layernorm: califiqué la última, Ana/Copia de 03_layernorm (1).ipynb" in said, said
+    assert "ojo, otro/03_layernorm.ipynb: tiene las soluciones de la lección" in said, said
+    assert "quién es quién" not in said, said  # each copy's folder names the person its name cell does
     table = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
     got = [(r["estudiante"], r["layer_norm"], r["rms_norm"], r["total"], r["de"]) for r in table]
     assert got == [("Ana Pérez", "1", "2", "3", "3"), ("Bruno Díaz", "1", "0", "1", "3"),
-                   ("(sin nombre: 03_layernorm.ipynb)", "0", "0", "0", "3")], got
+                   ("(sin nombre: otro/03_layernorm.ipynb)", "0", "0", "0", "3")], got
     ana, bruno, teacher = table
-    assert "no califiqué Copia de 03_layernorm.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
+    assert "no califiqué Ana/Copia de 03_layernorm.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
     assert ana["hora de entrega"].endswith("(hora que imprimió la celda del nombre)"), ana["hora de entrega"]
     assert ana["hora de entrega"].startswith("2026-03-10") and ana["alertas"] == bruno["alertas"] == ""
     assert "copia del docente" in teacher["alertas"] and "Completá la celda de arriba" in bruno["mensaje rms_norm"]
     feedback = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "devoluciones").iterdir()}
-    assert sorted(feedback) == ["03_layernorm.ipynb.txt", "ana_perez_l-ana_perez.txt", "bruno_diaz_l-bruno_diaz.txt"]
+    assert sorted(feedback) == ["ana_perez_l-ana_perez.txt", "bruno_diaz_l-bruno_diaz.txt",
+                                "otro_03_layernorm.ipynb.txt"]
     assert "03_layernorm: 1 de 3 puntos." in feedback["bruno_diaz_l-bruno_diaz.txt"]
     assert "rms_norm: todavía no. Completá la celda de arriba" in feedback["bruno_diaz_l-bruno_diaz.txt"]
 
