@@ -222,6 +222,11 @@ def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
     with zipfile.ZipFile(tmp_path / NB.stem / "autograder.zip") as z:
         tests = {n: z.read(n).decode() for n in z.namelist() if n.startswith("tests/")}
         env = z.read("environment.yml").decode()
+        otter_config = json.loads(z.read("otter_config.json"))
+    # otter's runner cuts a cell as calificar does, with calificar's numbers (otter 7 has no limit of its own)
+    from helpers.grading._grade import CELL_TIMEOUT_S, KILL_AFTER_S
+    assert otter_config["plugins"] == [{"helpers.grading.otter_plugin.TimeLimit": {
+        "cell_s": CELL_TIMEOUT_S, "kill_after_s": KILL_AFTER_S}}], otter_config
     assert set(tests) == {"tests/layer_norm.py", "tests/rms_norm.py"}
     assert "helpers.check.layer_norm(mi_layer_norm)" in tests["tests/layer_norm.py"]
     assert "'points': 1" in tests["tests/layer_norm.py"]
@@ -327,3 +332,24 @@ def test_kernels_side_by_side_share_the_cores_unless_the_teacher_set_threads(mon
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
     with _threads_per_kernel(2):
         assert os.environ["OMP_NUM_THREADS"] == "3" and "MKL_NUM_THREADS" not in os.environ
+
+
+def test_the_gradescope_guard_interrupts_an_endless_cell_and_the_notebook_goes_on():
+    """otter_plugin's guard, the cell otter's runner executes first, in a kernel of its own (nbclient, no otter run):
+    a cell still running at its limit is interrupted, says so in its output, and the next cell runs. The cut of a
+    cell that swallows the interrupt, and otter run itself, are in tests/test_grading_otter.py (make test-grading)."""
+    pytest.importorskip("otter", reason="otter-grader is the docente extra")
+    import nbformat
+    from nbclient import NotebookClient
+
+    from helpers.grading import otter_plugin
+    call = "_leccion06_limite(2.0, 600.0, ['la celda 7', 'la celda 8'], {}, 'sin-uso.json', {}, 'X: ')"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"{otter_plugin._GUARD}\n\n{call}\n"),
+                                         nbformat.v4.new_code_cell("n = 0\nwhile True:\n    n += 1\n"),
+                                         nbformat.v4.new_code_cell("print('después')")])
+    # nbclient's own limit is only a ceiling against a hang, far above the guard's 2 s
+    NotebookClient(nb, timeout=LOOP_TIMEOUT_S * 12, allow_errors=True, kernel_name="python3").execute()
+    loop, after = nb.cells[1].outputs, nb.cells[2].outputs
+    assert [o.get("ename") for o in loop if o["output_type"] == "error"] == ["KeyboardInterrupt"], loop
+    assert "X: la celda 7 se interrumpió a los 2 s: no terminaba" in "".join(o.get("text", "") for o in loop)
+    assert [o.get("text") for o in after] == ["después\n"], after

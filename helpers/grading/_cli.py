@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--salida", default="build/grading", help="dónde escribirlos (por defecto, build/grading)")
     a.add_argument("--puntos", help="el archivo con los ejercicios que entran en la nota y sus puntos (por "
                                     "defecto: todos, 1 punto cada uno); docs/docente.md tiene ejemplos")
+    a.add_argument("--tiempo", type=float, default=CELL_TIMEOUT_S,
+                   help=f"segundos por celda antes de cortarla, en Gradescope (por defecto, {CELL_TIMEOUT_S}, como "
+                        "calificar)")
     c = sub.add_parser("calificar", help="califica una entrega (.ipynb) o una carpeta de entregas")
     c.add_argument("entregas", help="un .ipynb o una carpeta con .ipynb (también en subcarpetas)")
     c.add_argument("--csv", default="notas.csv", help="la planilla que escribe (por defecto, notas.csv)")
@@ -160,7 +163,10 @@ def _from_submissions(subs) -> dict[str, Assignment]:
 
 def _armar(args) -> int:
     try:
-        made = build(Path(args.raiz), Path(args.salida), points_file=Path(args.puntos) if args.puntos else None)
+        if args.tiempo <= 0:
+            raise PointsError("--tiempo tiene que ser mayor que 0 (segundos por celda)")
+        made = build(Path(args.raiz), Path(args.salida), points_file=Path(args.puntos) if args.puntos else None,
+                     cell_s=args.tiempo)
     except PointsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
