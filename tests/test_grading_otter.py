@@ -269,7 +269,8 @@ def scores(results: dict) -> dict:
 def test_a_cell_that_swallows_the_interrupt_ends_otters_run_and_keeps_the_earlier_points(limited, tmp_path):
     """The teacher's trial: otter run on this loop was still running at 420 s. Now it ends, as calificar does, a
     limit and 10 s after the cell started, saying which cell it cut; on Gradescope's layout results.json keeps the
-    exercise whose cells came before the loop and gives 0 to the one after, with the same sentence on top."""
+    exercise whose cells came before the loop and gives 0 to the one after, with the same sentence on top: the
+    points calificar gives the same file."""
     path, where = between_the_answers(limited, tmp_path / "entrega", SWALLOWS)
     done, took = timed_otter_run(limited, path, tmp_path / "otter")
     said = done.stdout + done.stderr
@@ -279,6 +280,10 @@ def test_a_cell_that_swallows_the_interrupt_ends_otters_run_and_keeps_the_earlie
     assert scores(results) == {"layer_norm": 2, "rms_norm": 0}, results
     assert results["output"].startswith(f"{where} se cortó a los"), results["output"]
     assert "Los ejercicios cuyas celdas venían antes conservan su nota" in results["output"]
+    assert main(["calificar", str(path), "--tarea", str(limited), "--csv", str(tmp_path / "notas.csv"),
+                 "--tiempo", str(LIMIT_S)]) == 0
+    [row] = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
+    assert (row["layer_norm"], row["rms_norm"]) == ("2", "0"), row  # calificar's points for the same file
 
 
 def test_an_endless_cell_is_interrupted_and_otter_grades_the_rest_as_calificar_does(limited, tmp_path):

@@ -18,12 +18,14 @@ import os
 import re
 from pathlib import Path
 
-from otter.plugins import AbstractOtterPlugin
-
 from ._grade import CELL_TIMEOUT_S, KILL_AFTER_S
 from ._notebook import _roles, cell_place
 
 __all__ = ["TimeLimit"]
+
+
+def __dir__():
+    return __all__
 
 _SAID = "⏱ leccion06: "  # how the guard marks a cell it interrupted, in that cell's output
 _GUARD = r'''def _leccion06_limite(cell_s, kill_s, places, tests, results, config, said):
@@ -106,15 +108,20 @@ def _points(test_file: str) -> float:
     return float(found[1]) if found else 0.0
 
 
-class TimeLimit(AbstractOtterPlugin):
+class TimeLimit:
     """calificar's time limit for otter's runner: ``cell_s`` per cell, ``kill_after_s`` more before the kernel is
-    cut (plugin configuration)."""
+    cut (plugin configuration). otter's plugin protocol (``otter.plugins.AbstractOtterPlugin``, which otter asks of
+    no plugin): its constructor, and the events it has; this module imports no otter, so it loads anywhere."""
+
+    def __init__(self, submission_path, submission_metadata, plugin_config):
+        self.submission_path, self.submission_metadata = submission_path, submission_metadata
+        self.plugin_config = plugin_config or {}
 
     def before_execution(self, submission):
         """The guard, as the notebook's first cell: otter's runner executes it before the student's cells."""
         if isinstance(submission, str):  # a .py submission: not one of ours
             return submission
-        cfg = self.plugin_config or {}
+        cfg = self.plugin_config
         cells = submission["cells"]
         roles = _roles(cells)
         places = [cell_place(submission, i, roles) for i, c in enumerate(cells) if _runs(c)]
