@@ -355,3 +355,20 @@ def test_a_formula_in_a_name_is_inert_in_the_csv_and_text_in_the_report(tmp_path
     page = (_report.report_from_csv(out, tmp_path / "informe.html", names=True)[1]).read_text(encoding="utf-8")
     assert html.escape(formula, quote=True) in page and "&lt;b&gt;Ema&lt;/b&gt;" in page
     assert "'=HYPERLINK" not in page and "<b>Ema</b>" not in page
+
+
+def test_the_guides_cell_numbers_are_those_of_03s_student_copy():
+    """docs/docente.md quotes two problems as calificar writes them for 03: the numbers are those of the copy a
+    student hands in (armar's, with the name cell), the «Tu turno» of layer_norm and a cell put before rms_norm's
+    check."""
+    import re
+    guide = " ".join((ROOT / "docs" / "docente.md").read_text(encoding="utf-8").split())
+    student = grading.student_copy(load(STEMS["03_layernorm"]), "03_layernorm")
+    first, second = grading.exercises(student)
+    place = grading._notebook.cell_place
+    said = re.findall(r"«(la celda \d+ \([^»]*» de layer_norm\)) falló", guide)
+    assert said == [place(student, first.stub)], said
+    cells = list(student["cells"])
+    cells.insert(second.check, {"cell_type": "code", "metadata": {}, "source": "def roto(:\n", "outputs": []})
+    before = place({**student, "cells": cells}, second.check)
+    assert f"«{before} falló: SyntaxError: invalid syntax (línea 1 de la celda {second.check + 1})»" in guide, before
