@@ -143,9 +143,11 @@ def _split(key: str, clusters: list[list], owner: list) -> None:
                             f"\"{s.rel.as_posix()}\"")
             s.tell.append("tu entrega tiene el nombre o el legajo de otra persona: se califica aparte hasta que tu "
                           "docente decida de quién es.")
-        for s in owner:
-            s.alerts.append(f"otra entrega con su nombre o su legajo, {where}, viene {_from(cluster)}: no reemplazó "
-                            "esta nota, va en una fila aparte")
+        stems = {s.stem for s in cluster}
+        told = [s for s in owner if s.stem in stems] or owner[-1:]  # where its grade could have been replaced
+        for s in told:
+            s.alerts.append(f"otra entrega con su nombre o su legajo, {where}, viene {_from(cluster)}: "
+                            + ("no reemplazó esta nota, " if s.stem in stems else "") + "va en una fila aparte")
 
 
 def settle(subs, winners=()) -> None:
