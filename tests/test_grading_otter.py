@@ -270,7 +270,7 @@ def test_a_cell_that_swallows_the_interrupt_ends_otters_run_and_keeps_the_earlie
     """The teacher's trial: otter run on this loop was still running at 420 s. Now it ends, as calificar does, a
     limit and 10 s after the cell started, saying which cell it cut; on Gradescope's layout results.json keeps the
     exercise whose cells came before the loop and gives 0 to the one after, with the same sentence on top: the
-    points calificar gives the same file."""
+    points calificar --todas gives the same file."""
     path, where = between_the_answers(limited, tmp_path / "entrega", SWALLOWS)
     done, took = timed_otter_run(limited, path, tmp_path / "otter")
     said = done.stdout + done.stderr
@@ -280,15 +280,17 @@ def test_a_cell_that_swallows_the_interrupt_ends_otters_run_and_keeps_the_earlie
     assert scores(results) == {"layer_norm": 2, "rms_norm": 0}, results
     assert results["output"].startswith(f"{where} se cortó a los"), results["output"]
     assert "Los ejercicios cuyas celdas venían antes conservan su nota" in results["output"]
+    # calificar --todas runs every cell, as otter does (without it, calificar never runs a cell no check needs,
+    # as this loop, and both exercises get their points)
     assert main(["calificar", str(path), "--tarea", str(limited), "--csv", str(tmp_path / "notas.csv"),
-                 "--tiempo", str(LIMIT_S)]) == 0
+                 "--tiempo", str(LIMIT_S), "--todas"]) == 0
     [row] = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
-    assert (row["layer_norm"], row["rms_norm"]) == ("2", "0"), row  # calificar's points for the same file
+    assert (row["layer_norm"], row["rms_norm"]) == ("2", "0"), row
 
 
 def test_an_endless_cell_is_interrupted_and_otter_grades_the_rest_as_calificar_does(limited, tmp_path):
     """A loop that stops when interrupted: otter's runner interrupts it at the limit and goes on, so both exercises
-    get their points, as calificar --tiempo gives them, and results.json says which cell it interrupted."""
+    get their points, as calificar --todas gives them, and results.json says which cell it interrupted."""
     path, where = between_the_answers(limited, tmp_path / "entrega", ENDLESS)
     done, took = timed_otter_run(limited, path, tmp_path / "otter")
     print(f"\notter run, una celda sin fin que se deja interrumpir: {took:.0f} s (límite {LIMIT_S} s)")
@@ -297,6 +299,6 @@ def test_an_endless_cell_is_interrupted_and_otter_grades_the_rest_as_calificar_d
     assert scores(results) == {"layer_norm": 2, "rms_norm": 1}, results
     assert results["output"] == f"{where} se interrumpió a los {LIMIT_S} s: no terminaba", results["output"]
     assert main(["calificar", str(path), "--tarea", str(limited), "--csv", str(tmp_path / "notas.csv"),
-                 "--tiempo", str(LIMIT_S)]) == 0
+                 "--tiempo", str(LIMIT_S), "--todas"]) == 0
     [row] = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
     assert (row["layer_norm"], row["rms_norm"]) == ("2", "1"), row
