@@ -335,11 +335,35 @@ def columns(runs: list[dict]) -> tuple[dict, list[dict]]:
     return ref, sorted((r for r in newest.values() if r is not ref), key=age, reverse=True)
 
 
-def where(section: str, titles: bool = False) -> str:
+def headings(stem: str) -> dict[str, str]:
+    """A notebook's numbered sections as it titles them now: {"6": "Un GPT con máscara y otro sin ella"}."""
+    path = ROOT / "notebooks" / f"{stem}.ipynb"
+    if not path.exists():
+        return {}
+    text = "\n".join("".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
+                     if c["cell_type"] == "markdown")
+    return dict(re.findall(r"^## (\d+)\.\s*(.*)$", text, flags=re.M))
+
+
+def where(section: str, titles: bool = False, stem: str = "") -> str:
+    """A section as a run recorded it ("6. Sin máscara, …"), named by its number and, with ``titles``, by the title
+    the notebook gives it now (a run keeps the title of its day)."""
     m = re.match(r"(\d+)\.\s*(.*)", section)
     if m:
-        return f"la sección {m[1]}" + (f" («{m[2]}»)" if titles else "")
+        return f"la sección {m[1]}" + (f" («{headings(stem).get(m[1], m[2])}»)" if titles else "")
     return "la preparación" if section == "preparación" else f"«{section}»"
+
+
+def releases() -> list[tuple[str, str]]:
+    """(version, date) of each release CHANGELOG.md dates, oldest first."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    return sorted(((d, v) for v, d in re.findall(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d\d-\d\d)", text, re.M)))
+
+
+def before_release(run: dict) -> str:
+    """The first release dated after the run's day (its notebooks are older than that release's), or ""."""
+    day = (run.get("date") or "")[:10]
+    return next((v for d, v in releases() if day and d > day), "")
 
 
 def render_computo(runs: list[dict]) -> str:
@@ -354,15 +378,31 @@ def render_computo(runs: list[dict]) -> str:
         other = [spread_s(r["figures"]["notebooks"][stem]["wall_s"]) if stem in r["figures"]["notebooks"] else "—"
                  for r in others]
         top = sorted(((s, n) for n, s in f["sections_s"].items() if round(s) >= 1), reverse=True)[:3]
-        spent = "; ".join(f"{where(n, titles=True)}, {segundos(s)}" for s, n in top)
+        spent = "; ".join(f"{where(n, titles=True, stem=stem)}, {segundos(s)}" for s, n in top)
         rows.append(f"| {stem[:2]} | {spread_s(f['wall_s'])} | {slow} | {' | '.join(other)}{' | ' if other else ''}"
                     f"{spent} |")
 
     legend = ("Cada columna es la corrida más nueva de esa máquina en "
               "[benchmarks/measurements.json](../benchmarks/measurements.json): "
               + "; ".join(column(r) for r in [ref, *others])
-              + ". Una cifra sola es la mediana de las corridas; «8 a 10 s», de la más rápida a la más lenta.")
+              + ". Una cifra sola es la mediana de las corridas; «8 a 10 s», de la más rápida a la más lenta."
+              + older([ref, *others]))
     return "\n".join(rows) + "\n\n" + legend
+
+
+NUMBERS = {2: "dos", 3: "tres", 4: "cuatro", 5: "cinco"}
+
+
+def older(runs: list[dict]) -> str:
+    """What the legend says of runs measured before a release: their notebooks are that release's elders."""
+    before = {before_release(r) for r in runs}
+    if len(before) == 1 and "" not in before:
+        n = len(runs)
+        every = "La corrida es" if n == 1 else f"Las {NUMBERS.get(n, n)} corridas son"
+        return (f" {every} de antes de la versión {before.pop()}, con los notebooks de entonces (los títulos de las "
+                "secciones son los de ahora).")
+    return "".join(f" La de {label(r['machine'])} es de antes de la versión {before_release(r)}."
+                   for r in runs if before_release(r))
 
 
 def column(r: dict) -> str:

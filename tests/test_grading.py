@@ -145,7 +145,9 @@ def test_a_problem_names_the_notebooks_own_cell_and_its_exercise(graded):
     assert any(p.startswith(f"la celda {first.stub + 1} (el «Tu turno» de {first.name}) falló: ") for p in problems)
     # its second stub deleted and a broken cell put in its place, right before the second check
     assert any(p.startswith(f"la celda {second.check} (antes del control de {second.name}) falló: SyntaxError")
-               for p in problems), problems
+               and p.endswith(f"(línea 1 de la celda {second.check})") for p in problems), problems
+    # IPython's own name for the cell («/tmp/ipykernel_…/….py», «<ipython-input-…>») says nothing to a teacher
+    assert not any(re.search(r"ipykernel|ipython-input|\.py\b", p) for p in problems), problems
 
 
 def test_a_cell_no_check_needs_is_not_run(graded):
@@ -220,6 +222,11 @@ def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
     with zipfile.ZipFile(tmp_path / NB.stem / "autograder.zip") as z:
         tests = {n: z.read(n).decode() for n in z.namelist() if n.startswith("tests/")}
         env = z.read("environment.yml").decode()
+        otter_config = json.loads(z.read("otter_config.json"))
+    # otter's runner cuts a cell as calificar does, with calificar's numbers (otter 7 has no limit of its own)
+    from helpers.grading._grade import CELL_TIMEOUT_S, KILL_AFTER_S
+    assert otter_config["plugins"] == [{"helpers.grading.otter_plugin.TimeLimit": {
+        "cell_s": CELL_TIMEOUT_S, "kill_after_s": KILL_AFTER_S}}], otter_config
     assert set(tests) == {"tests/layer_norm.py", "tests/rms_norm.py"}
     assert "helpers.check.layer_norm(mi_layer_norm)" in tests["tests/layer_norm.py"]
     assert "'points': 1" in tests["tests/layer_norm.py"]
@@ -260,19 +267,21 @@ def test_a_class_graded_end_to_end(tmp_path, capsys):
     assert main(["calificar", str(folder), "--tarea", str(build), "--csv", str(tmp_path / "notas.csv"),
                  "-j", "2", "--tiempo", str(LOOP_TIMEOUT_S)]) == 0
     said = capsys.readouterr().out
-    assert "2 entregas de 03_layernorm: califiqué la última, Copia de 03_layernorm (1).ipynb" in said, said
-    assert "ojo, 03_layernorm.ipynb: tiene las soluciones de la lección" in said, said
+    assert "2 entregas de 03_layernorm: califiqué la última, Ana/Copia de 03_layernorm (1).ipynb" in said, said
+    assert "ojo, otro/03_layernorm.ipynb: tiene las soluciones de la lección" in said, said
+    assert "quién es quién" not in said, said  # each copy's folder names the person its name cell does
     table = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
     got = [(r["estudiante"], r["layer_norm"], r["rms_norm"], r["total"], r["de"]) for r in table]
     assert got == [("Ana Pérez", "1", "2", "3", "3"), ("Bruno Díaz", "1", "0", "1", "3"),
-                   ("(sin nombre: 03_layernorm.ipynb)", "0", "0", "0", "3")], got
+                   ("(sin nombre: otro/03_layernorm.ipynb)", "0", "0", "0", "3")], got
     ana, bruno, teacher = table
-    assert "no califiqué Copia de 03_layernorm.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
+    assert "no califiqué Ana/Copia de 03_layernorm.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
     assert ana["hora de entrega"].endswith("(hora que imprimió la celda del nombre)"), ana["hora de entrega"]
     assert ana["hora de entrega"].startswith("2026-03-10") and ana["alertas"] == bruno["alertas"] == ""
     assert "copia del docente" in teacher["alertas"] and "Completá la celda de arriba" in bruno["mensaje rms_norm"]
     feedback = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "devoluciones").iterdir()}
-    assert sorted(feedback) == ["03_layernorm.ipynb.txt", "ana_perez_l-ana_perez.txt", "bruno_diaz_l-bruno_diaz.txt"]
+    assert sorted(feedback) == ["ana_perez_l-ana_perez.txt", "bruno_diaz_l-bruno_diaz.txt",
+                                "otro_03_layernorm.ipynb.txt"]
     assert "03_layernorm: 1 de 3 puntos." in feedback["bruno_diaz_l-bruno_diaz.txt"]
     assert "rms_norm: todavía no. Completá la celda de arriba" in feedback["bruno_diaz_l-bruno_diaz.txt"]
 
@@ -323,3 +332,24 @@ def test_kernels_side_by_side_share_the_cores_unless_the_teacher_set_threads(mon
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
     with _threads_per_kernel(2):
         assert os.environ["OMP_NUM_THREADS"] == "3" and "MKL_NUM_THREADS" not in os.environ
+
+
+def test_the_gradescope_guard_interrupts_an_endless_cell_and_the_notebook_goes_on():
+    """otter_plugin's guard, the cell otter's runner executes first, in a kernel of its own (nbclient, no otter run):
+    a cell still running at its limit is interrupted, says so in its output, and the next cell runs. The cut of a
+    cell that swallows the interrupt, and otter run itself, are in tests/test_grading_otter.py (make test-grading)."""
+    pytest.importorskip("otter", reason="otter-grader is the docente extra")
+    import nbformat
+    from nbclient import NotebookClient
+
+    from helpers.grading import otter_plugin
+    call = "_leccion06_limite(2.0, 600.0, ['la celda 7', 'la celda 8'], {}, 'sin-uso.json', {}, 'X: ')"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"{otter_plugin._GUARD}\n\n{call}\n"),
+                                         nbformat.v4.new_code_cell("n = 0\nwhile True:\n    n += 1\n"),
+                                         nbformat.v4.new_code_cell("print('después')")])
+    # nbclient's own limit is only a ceiling against a hang, far above the guard's 2 s
+    NotebookClient(nb, timeout=LOOP_TIMEOUT_S * 12, allow_errors=True, kernel_name="python3").execute()
+    loop, after = nb.cells[1].outputs, nb.cells[2].outputs
+    assert [o.get("ename") for o in loop if o["output_type"] == "error"] == ["KeyboardInterrupt"], loop
+    assert "X: la celda 7 se interrumpió a los 2 s: no terminaba" in "".join(o.get("text", "") for o in loop)
+    assert [o.get("text") for o in after] == ["después\n"], after

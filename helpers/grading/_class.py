@@ -1,7 +1,7 @@
-"""A folder of submissions graded as a class: who handed in which notebook (the name cell), the latest of each
-student's resubmissions, the teacher's own copy flagged, every submission graded in parallel, one CSV row per
-student (ids compared by their digits, a submission without id joined to its name's), and one feedback file per
-student."""
+"""A folder of submissions graded as a class: who handed in which notebook (the name cell, checked against where
+each copy came from: ``_origin``), the latest of each student's resubmissions, the teacher's own copy flagged,
+every submission graded in parallel, one CSV row per student (ids compared by their digits, a submission without id
+joined to its name's; text a spreadsheet would run, inert), and one feedback file per student."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ from pathlib import Path
 from . import _sandbox
 from ._grade import CELL_TIMEOUT_S, Result, _environ, grade
 from ._identity import MARKER_KEY, Identity, Zone, course_zone, identify, students
-from ._notebook import GRADED_ENV, Exercise, exercises, show_points
+from ._notebook import GRADED_ENV, Exercise, exercises, how_many, show_points
+from ._origin import Origin, origin, settle
+from ._spreadsheet import inert
 
 __all__ = ["Assignment", "Row", "Submission", "alerts", "assignments", "collect", "grade_all", "latest", "student_rows",
            "write_csv", "write_feedback"]
@@ -76,7 +78,8 @@ def alerts(nb) -> list[str]:
 
 @dataclass
 class Submission:
-    """One file: who and which notebook (None where it is not a notebook), alerts, what it is graded against."""
+    """One file: who and which notebook (None where it is not a notebook), alerts, what it is graded against;
+    ``rel``, its path as the teacher reads it (relative to the submissions' folder), and who that path names."""
 
     path: Path
     who: Identity | None
@@ -85,6 +88,19 @@ class Submission:
     alerts: list[str] = field(default_factory=list)
     note: str = ""
     tell: list[str] = field(default_factory=list)  # what its student's feedback says about who they are
+    rel: Path | None = None
+    origin: Origin | None = None
+    contradicts: Origin | None = None  # its origin, where that names another person than its name cell
+    outvoted_by: Submission | None = None  # the copy the teacher chose with --vale instead of this one
+    picked: bool = False  # named with --vale: it counts for whom its name cell says
+
+    def __post_init__(self):
+        self.rel = Path(self.rel or self.path.name)
+        self.origin = self.origin or origin(self.rel)
+
+    @property
+    def shown(self) -> str:
+        return self.rel.as_posix()
 
 
 def _stem_of(nb, who: Identity, known: dict[str, Assignment]) -> str:
@@ -101,23 +117,42 @@ def _exercises_or_none(nb) -> list[Exercise]:
         return []
 
 
-def collect(paths: list[Path], known: dict[str, Assignment]) -> list[Submission]:
-    """Read each file as JSON (nothing runs): its student (across all files: ``_identity.students``), notebook
-    and alerts."""
+def _relative(path: Path, root: Path | None) -> Path:
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()) if root else Path(Path(path).name)
+    except ValueError:
+        return Path(Path(path).name)
+
+
+def collect(paths: list[Path], known: dict[str, Assignment], root: Path | None = None,
+            chosen: list[Path] = ()) -> list[Submission]:
+    """Read each file as JSON (nothing runs): its student (across all files: ``_identity.students``, each path
+    relative to ``root``, by default the folder holding them all), notebook and alerts; who it says it is checked
+    against where it came from (``_origin.settle``); ``chosen``: the paths the teacher named with --vale."""
+    paths = [Path(p) for p in paths]
+    if root is None and paths:
+        root = Path(os.path.commonpath([p.resolve().parent for p in paths]))
     subs = []
     for path in paths:
+        rel = _relative(path, root)
         try:
-            nb = json.loads(Path(path).read_text(encoding="utf-8"))
+            nb = json.loads(path.read_text(encoding="utf-8"))
             who = identify(nb, path)
         except (ValueError, UnicodeDecodeError, AttributeError):
-            subs.append(Submission(Path(path), None, "", ""))
+            subs.append(Submission(path, None, "", "", rel=rel))
             continue
-        subs.append(Submission(Path(path), who, "", _stem_of(nb, who, known), alerts(nb)))
-    keys, clashes = students([(s.who, s.path) for s in subs])
+        subs.append(Submission(path, who, "", _stem_of(nb, who, known), alerts(nb), rel=rel))
+    keys, clashes = students([(s.who, s.rel) for s in subs])
     for i, (s, key) in enumerate(zip(subs, keys, strict=True)):
         s.key = key
         s.alerts += clashes.teacher.get(i, [])
         s.tell += clashes.student.get(i, [])
+    chosen = {Path(p).resolve() for p in chosen}
+    for s in subs:
+        s.picked = s.path.resolve() in chosen
+        if s.picked:
+            s.alerts.append("la elegiste con --vale: cuenta para quien dice su celda del nombre")
+    settle(subs, [s for s in subs if s.picked])
     return subs
 
 
@@ -130,19 +165,29 @@ def _when(s: Submission, zone: Zone | None = None) -> str:
 
 
 def latest(subs: list[Submission], zone: Zone | None = None) -> list[Submission]:
-    """Per student and notebook, the latest submission by time; its ``note`` says which others it replaced (times
-    in ``zone``, this machine's by default)."""
+    """Per student and notebook, the latest submission by time, or the one the teacher chose (--vale); its
+    ``note`` says which others it replaced (times in ``zone``, this machine's by default). A copy from no named
+    person that replaces one from a named person says so in its alerts."""
     groups: dict[tuple[str, str], list[Submission]] = {}
     for s in subs:
-        groups.setdefault((s.key, s.stem), []).append(s)
+        if s.outvoted_by is None:
+            groups.setdefault((s.key, s.stem), []).append(s)
     chosen = []
     for group in groups.values():
-        group.sort(key=lambda s: (_stamp(s), s.path.name))
-        last = group[-1]
-        if len(group) > 1:
-            older = ", ".join(f"{s.path.name} ({_when(s, zone)})" for s in group[:-1])
-            last.note = (f"{len(group)} entregas de {last.stem}: califiqué la última, {last.path.name} "
-                         f"({_when(last, zone)}, {last.who.time_source}); no califiqué {older}")
+        group.sort(key=lambda s: (_stamp(s), s.shown))
+        last = next((s for s in group if s.picked), group[-1])
+        picked = [s for s in subs if s.outvoted_by is last]
+        older = [s for s in group if s is not last] + picked
+        if older:
+            said = ", ".join(f"{s.shown} ({_when(s, zone)})" for s in older)
+            how = f"la que elegiste con --vale, {last.shown}" if last.picked else f"la última, {last.shown}"
+            last.note = (f"{how_many(len(older) + 1, 'entrega')} de {last.stem}: califiqué {how} "
+                         f"({_when(last, zone)}, {last.who.time_source}); no califiqué {said}")
+        named = [s for s in older if s.origin and s not in picked]
+        if named and last.origin is None and not last.picked:
+            last.alerts.append(f"reemplaza a {', '.join(s.shown for s in named)}, de «{named[0].origin.name}», y su "
+                               "archivo no dice de quién es: si no es de esa persona, calificá de nuevo con --vale "
+                               f"\"{named[-1].shown}\"")
         chosen.append(last)
     return chosen
 
@@ -159,10 +204,10 @@ def _one(job):
 
 def grade_all(paths: list[Path], tasks: list[Exercise] | None = None, timeout: float = CELL_TIMEOUT_S,
               say=print, jobs: int = 1, points=None, protect: _sandbox.Protections | None = None,
-              per_path: dict | None = None, everything: bool = False) -> list[Result]:
+              per_path: dict | None = None, everything: bool = False, shown: dict | None = None) -> list[Result]:
     """Grade submissions, ``jobs`` at a time (each its own kernel), saying how each went and the time left;
     results in the order of ``paths``. ``per_path``: path -> (tasks, points), overriding ``tasks``/``points``;
-    ``everything``: run every code cell, not only what the checks need."""
+    ``everything``: run every code cell, not only what the checks need; ``shown``: path -> how to name it."""
     work = [(p, *(per_path or {}).get(p, (tasks, points))) for p in paths]
     work = [(p, t, timeout, w, protect, everything) for p, t, w in work]
     results: dict[int, Result] = {}
@@ -170,7 +215,8 @@ def grade_all(paths: list[Path], tasks: list[Exercise] | None = None, timeout: f
 
     def report(i: int, r: Result) -> None:
         results[i] = r
-        say(f"[{len(results)}/{len(work)}] {r.submission}: {show_points(r.total)} de {show_points(r.maximum)} "
+        name = (shown or {}).get(work[i][0], r.submission)
+        say(f"[{len(results)}/{len(work)}] {name}: {show_points(r.total)} de {show_points(r.maximum)} "
             f"puntos ({r.seconds:.0f} s); {_eta(len(results), len(work), start)}")
 
     if jobs <= 1 or len(work) <= 1:
@@ -201,16 +247,18 @@ class Row:
     name: str
     student_id: str
     graded: dict[str, tuple[Submission, Result]] = field(default_factory=dict)
+    claim: str = ""  # the person its copies' origin names, where that is not the name they write
 
 
 def student_rows(chosen: list[Submission], results: list[Result]) -> list[Row]:
     """One row per student (``Submission.key``), in the order of their names; name and id as the latest
     submission that has them wrote them."""
     rows: dict[str, Row] = {}
-    for s, r in sorted(zip(chosen, results, strict=True), key=lambda sr: (_stamp(sr[0]), sr[0].path.name)):
+    for s, r in sorted(zip(chosen, results, strict=True), key=lambda sr: (_stamp(sr[0]), sr[0].shown)):
         row = rows.setdefault(s.key, Row("", ""))
         row.name = (s.who.name if s.who else "") or row.name
         row.student_id = (s.who.student_id if s.who else "") or row.student_id
+        row.claim = s.contradicts.name if s.contradicts and not s.picked else row.claim
         row.graded[s.stem] = (s, r)
     return sorted(rows.values(), key=lambda r: (_plain(r.name) or "~", r.student_id, _files(r)))
 
@@ -220,11 +268,13 @@ def _plain(text: str) -> str:
 
 
 def _files(row: Row) -> str:
-    return ", ".join(s.path.name for s, _ in row.graded.values())
+    return ", ".join(s.shown for s, _ in row.graded.values())
 
 
 def _label(row: Row) -> str:
-    return row.name or f"(sin nombre: {_files(row)})"
+    """The row's «estudiante»: the name its student wrote, and whose file it is where that names someone else."""
+    label = row.name or f"(sin nombre: {_files(row)})"
+    return f"{label} (archivo de {row.claim})" if row.claim else label
 
 
 def _columns(known: dict[str, Assignment], rows: list[Row]) -> tuple[list[str], list[str]]:
@@ -255,10 +305,10 @@ def _cells(row: Row, stems: list[str], names: list[str], known: dict[str, Assign
             *(show_points(results[st].total) if st in results else "" for st in stems),
             show_points(sum(res.total for res in results.values())), show_points(out_of),
             *(show_points(points[n]) if n in points else "" for n in names),
-            " | ".join(s.path.name for s in subs),
+            " | ".join(s.shown for s in subs),
             " | ".join(f"{_when(s, zone)} ({s.who.time_source})" if s.who else "?" for s in subs),
             " | ".join(s.note for s in subs if s.note),
-            " | ".join(f"{s.path.name}: {a}" for s in subs for a in s.alerts),
+            " | ".join(f"{s.shown}: {a}" for s in subs for a in s.alerts),
             *(messages.get(n, "") for n in names), " | ".join(problems)]
 
 
@@ -282,17 +332,21 @@ def write_csv(rows: list[Row], known: dict[str, Assignment], path: Path, delimit
               zone: Zone | None = None) -> None:
     """One row per student: notebooks' points, total, each exercise's points, files, time (in ``zone``, this
     machine's by default), resubmissions, alerts, each failed check's message, the problems running it, each
-    exercise's mistake (its checker's key) and the layout's number (UTF-8 with BOM, for spreadsheets)."""
+    exercise's mistake (its checker's key) and the layout's number (UTF-8 with BOM, for spreadsheets). Points are
+    numbers; every other cell is text, and one a spreadsheet would run as a formula is made inert
+    (``_spreadsheet``)."""
     stems, names = _columns(known, rows)
+    numbers = set(range(2, 2 + len(stems) + 2 + len(names)))  # notebooks, total, de, exercises
     with open(path, "w", newline="", encoding="utf-8-sig") as f:
         out = csv.writer(f, delimiter=delimiter)
-        out.writerow(["estudiante", "legajo", *stems, "total", "de", *names, "archivos", "hora de entrega",
-                      "reentregas", "alertas", *(f"mensaje {n}" for n in names), "problemas",
-                      *(_ERROR + n for n in names), _FORMAT_COLUMN])
+        out.writerow([inert(h) for h in ["estudiante", "legajo", *stems, "total", "de", *names, "archivos",
+                                         "hora de entrega", "reentregas", "alertas", *(f"mensaje {n}" for n in names),
+                                         "problemas", *(_ERROR + n for n in names), _FORMAT_COLUMN]])
         for row in rows:
             results = [res for _, res in row.graded.values()]
             errors = [next((o for o in (_outcome(res, n) for res in results) if o), "") for n in names]
-            out.writerow([*_cells(row, stems, names, known, zone), *errors, _FORMAT])
+            cells = [*_cells(row, stems, names, known, zone), *errors, _FORMAT]
+            out.writerow([c if i in numbers else inert(c) for i, c in enumerate(cells)])
 
 
 def _slug(text: str) -> str:

@@ -24,6 +24,7 @@ from ._class import (
 )
 from ._grade import CELL_TIMEOUT_S
 from ._identity import course_zone
+from ._notebook import how_many
 from ._points import PointsError
 from ._report import REPORT_NAME, ReportError, report_from_csv, write_report
 
@@ -39,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--salida", default="build/grading", help="dónde escribirlos (por defecto, build/grading)")
     a.add_argument("--puntos", help="el archivo con los ejercicios que entran en la nota y sus puntos (por "
                                     "defecto: todos, 1 punto cada uno); docs/docente.md tiene ejemplos")
+    a.add_argument("--tiempo", type=float, default=CELL_TIMEOUT_S,
+                   help=f"segundos por celda antes de cortarla, en Gradescope (por defecto, {CELL_TIMEOUT_S}, como "
+                        "calificar)")
     c = sub.add_parser("calificar", help="califica una entrega (.ipynb) o una carpeta de entregas")
     c.add_argument("entregas", help="un .ipynb o una carpeta con .ipynb (también en subcarpetas)")
     c.add_argument("--csv", default="notas.csv", help="la planilla que escribe (por defecto, notas.csv)")
@@ -63,6 +67,10 @@ def _parser() -> argparse.ArgumentParser:
                                   "America/Argentina/Buenos_Aires; por defecto, la de esta máquina, y lo dice)")
     c.add_argument("--informe", help=f"dónde escribe el informe de la clase (por defecto, {REPORT_NAME} al lado del "
                                      "CSV)")
+    c.add_argument("--vale", action="append", default=[], metavar="ARCHIVO",
+                   help="la entrega que vale para quien dice su celda del nombre, aunque su archivo o su carpeta "
+                        "sean de otra persona (su ruta dentro de la carpeta de entregas, como la escribe «alertas»); "
+                        "se puede repetir")
     _names_option(c)
     i = sub.add_parser("informe", help="arma de nuevo el informe de la clase desde el CSV que escribió calificar, sin "
                                        "calificar otra vez")
@@ -115,6 +123,31 @@ def _paths(where: Path) -> list[Path]:
     return sorted(p for p in where.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
+def _chosen(names: list[str], paths: list[Path], root: Path) -> tuple[list[Path], str]:
+    """The submissions --vale names (by their path within the submissions' folder, or a file name only one has),
+    and what is wrong if one names none."""
+    found = []
+    for name in names:
+        match = [p for p in paths if p.resolve() in {(root / name).resolve(), Path(name).resolve()}]
+        match = match or [p for p in paths if p.name == Path(name).name]
+        if len(match) != 1:
+            what = "no hay ninguna entrega con esa ruta" if not match else "hay varias con ese nombre: poné su ruta"
+            return [], f"--vale «{name}»: {what} dentro de {root}"
+        found += match
+    return found, ""
+
+
+def _identity_said(subs) -> str:
+    """The first thing calificar says when a copy's file or folder names someone else than its name cell."""
+    odd = [s for s in subs if s.contradicts or "|" in s.key]
+    if not odd:
+        return ""
+    return (f"ojo, quién es quién: en {how_many(len(odd), 'entrega')}, la persona de su archivo o su carpeta no es "
+            "la de su celda del nombre, o su nombre o su legajo son los de la entrega de otra persona. Ninguna "
+            "reemplaza la nota de otra persona: van en filas aparte, y «alertas» dice cuál es cuál (abajo, cada "
+            "una). Si una vale para quien dice su celda del nombre, calificá de nuevo con --vale ARCHIVO.")
+
+
 def _from_submissions(subs) -> dict[str, Assignment]:
     """Without --tarea: each notebook's exercises and points from its first readable submission."""
     known = {}
@@ -130,7 +163,10 @@ def _from_submissions(subs) -> dict[str, Assignment]:
 
 def _armar(args) -> int:
     try:
-        made = build(Path(args.raiz), Path(args.salida), points_file=Path(args.puntos) if args.puntos else None)
+        if args.tiempo <= 0:
+            raise PointsError("--tiempo tiene que ser mayor que 0 (segundos por celda)")
+        made = build(Path(args.raiz), Path(args.salida), points_file=Path(args.puntos) if args.puntos else None,
+                     cell_s=args.tiempo)
     except PointsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -154,6 +190,11 @@ def _calificar(args) -> int:
     if not paths:
         print(f"no encontré entregas (.ipynb) en {args.entregas}", file=sys.stderr)
         return 2
+    root = Path(args.entregas) if Path(args.entregas).is_dir() else Path(args.entregas).parent
+    chosen_paths, problem = _chosen(args.vale, paths, root)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     protect = dataclasses.replace(_sandbox.available(), memory_mb=args.memoria)
     if args.sin_aislar:
         protect = dataclasses.replace(protect, isolation=None)
@@ -163,31 +204,35 @@ def _calificar(args) -> int:
               "agregá --sin-aislar", file=sys.stderr)
         return 2
     known = assignments(Path(args.tarea)) if args.tarea else {}
+    subs = collect(paths, known, root, chosen_paths)
+    said = _identity_said(subs)
+    if said:
+        print(said)
     if not args.tarea:
         print("sin --tarea, saco ejercicios y puntos de las entregas: si alguien borró una celda de control, ese "
               "ejercicio no aparece en su fila")
-    subs = collect(paths, known)
     known = known or _from_submissions(subs)
     for s in subs:
         s.stem = s.stem if s.stem in known or len(known) != 1 else next(iter(known))
     for s in [s for s in subs if s.stem not in known]:
-        print(f"no califico {s.path.name}: no es de ningún notebook de la tarea ({', '.join(known)})")
+        print(f"no califico {s.shown}: no es de ningún notebook de la tarea ({', '.join(known)})")
         subs.remove(s)
     mine = " (la de esta máquina; la de tu curso: --zona, por ejemplo --zona America/Argentina/Buenos_Aires)"
     print(f"horas de entrega en la zona {zone.name}" + (mine if zone.machine else ""))
     chosen = latest(subs, zone)
     for s in chosen:
-        for line in ([s.note] if s.note else []) + [f"ojo, {s.path.name}: {a}" for a in s.alerts]:
+        for line in ([s.note] if s.note else []) + [f"ojo, {s.shown}: {a}" for a in s.alerts]:
             print(line)
     print(_sandbox.describe(protect))
     per_path = {s.path: (list(known[s.stem].graded), known[s.stem].points) for s in chosen}
     results = grade_all([s.path for s in chosen], timeout=args.tiempo, jobs=args.procesos, protect=protect,
-                        per_path=per_path, everything=args.todas)
+                        per_path=per_path, everything=args.todas, shown={s.path: s.shown for s in chosen})
     rows = student_rows(chosen, results)
     write_csv(rows, known, Path(args.csv), args.separador, zone)
     made = write_feedback(rows, feedback, known)
-    print(f"escribí {args.csv}: {len(rows)} estudiantes, {len(paths)} archivos ({len(paths) - len(chosen)} "
-          f"reentregas viejas sin calificar); {len(made)} devoluciones en {feedback}/")
+    old = how_many(len(subs) - len(chosen), "reentrega vieja sin calificar", "reentregas viejas sin calificar")
+    print(f"escribí {args.csv}: {how_many(len(rows), 'estudiante')}, {how_many(len(paths), 'archivo')} ({old}); "
+          f"{how_many(len(made), 'devolución', 'devoluciones')} en {feedback}/")
     try:
         _said(write_report(rows, report, args.con_nombres, Path(args.csv).name), report, args.con_nombres)
     except ReportError as e:

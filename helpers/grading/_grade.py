@@ -138,6 +138,17 @@ def _client(nb, timeout: float, home: str, protect: _sandbox.Protections | None,
                       resources={"metadata": {"path": home}}, record_timing=False)
 
 
+# IPython's own name for a cell's code: «(3567838270.py, line 1)» in a SyntaxError, «<ipython-input-4-…>» before 8.x
+_CELL_FILE = re.compile(r"\((?:[^()]*?/)?(?:\d+\.py|<ipython-input-[^>]*>), line (\d+)\)")
+_CELL_NAME = re.compile(r"(?:/tmp/ipykernel_\d+/)?\b\d{6,}\.py\b|<ipython-input-[^>]*>")
+
+
+def _said_of(cell_number: str, message: str) -> str:
+    """An error's message with IPython's internal name of the cell replaced by the notebook's own cell number."""
+    message = _CELL_FILE.sub(lambda m: f"(línea {m[1]} de la celda {cell_number})", message)
+    return _CELL_NAME.sub(f"la celda {cell_number}", message)
+
+
 def _problems(cells) -> list[str]:
     """One Spanish line per cell that raised or was interrupted."""
     lines = []
@@ -145,7 +156,8 @@ def _problems(cells) -> list[str]:
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":
                 where = cell.get("metadata", {}).get(CELL_PLACE, f"la celda {i + 1}")
-                lines.append(f"{where} falló: {out.get('ename')}: {str(out.get('evalue'))[:200]}")
+                number = re.match(r"la celda (\d+)", where)[1]
+                lines.append(f"{where} falló: {out.get('ename')}: {_said_of(number, str(out.get('evalue')))[:200]}")
     return lines
 
 

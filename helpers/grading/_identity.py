@@ -4,6 +4,7 @@ The name and id come from the name cell's source (string literals, read with ast
 latest of the cells' execution times that Colab (``executionInfo.timestamp``) or JupyterLab (``execution``) store,
 and the time the name cell printed when last run; the file's mtime only when the notebook has none. Submissions are
 one student when their ids agree digit by digit, or when one has no id and its name is that of exactly one id.
+Where a copy came from, its file name or folder, is ``_origin``'s.
 """
 
 from __future__ import annotations
@@ -148,10 +149,11 @@ def id_key(student_id: str) -> str:
 
 
 def student_key(who: Identity, path: Path) -> str:
-    """Who a row is for, on its own: the id if given (by its digits), else the name, folded; else the file."""
+    """Who a row is for, on its own: the id if given (by its digits), else the name, folded; else the file, by its
+    path relative to the submissions' folder (three «Copia de …» in three folders are three students)."""
     if who.student_id and id_key(who.student_id):
         return f"legajo:{id_key(who.student_id)}"
-    return f"nombre:{name_key(who.name)}" if name_key(who.name) else f"archivo:{Path(path).name}"
+    return f"nombre:{name_key(who.name)}" if name_key(who.name) else f"archivo:{Path(path).as_posix()}"
 
 
 @dataclass
@@ -168,9 +170,10 @@ class Clashes:
 
 
 def students(people: list[tuple[Identity | None, Path]]) -> tuple[list[str], Clashes]:
-    """Each submission's student key, across all of them: a submission without id joins the one id its name has;
-    a name under two ids, or an id under two names, is a clash, said, never settled by guessing."""
-    keys = [student_key(who, path) if who else f"archivo:{Path(path).name}" for who, path in people]
+    """Each submission's student key, across all of them (``people``: identity, path relative to the submissions'
+    folder): a submission without id joins the one id its name has; a name under two ids, or an id under two names,
+    is a clash, said, never settled by guessing."""
+    keys = [student_key(who, path) if who else f"archivo:{Path(path).as_posix()}" for who, path in people]
     names = [name_key(who.name) if who else "" for who, _ in people]
     ids_of: dict[str, dict[str, int]] = {}  # name -> {id key: first submission with it}
     names_of: dict[str, dict[str, int]] = {}  # id key -> {name: first submission with it}
@@ -191,14 +194,15 @@ def students(people: list[tuple[Identity | None, Path]]) -> tuple[list[str], Cla
                         "tu entrega no tiene legajo y hay más de un legajo con tu nombre: avisale a tu docente "
                         "cuál es el tuyo.")
         elif key.startswith("legajo:") and len(ids_of.get(name, {})) > 1:
-            others = [f"{people[j][0].student_id} en {people[j][1].name}" for k, j in ids_of[name].items() if k != key]
+            others = [f"{people[j][0].student_id} en {Path(people[j][1]).as_posix()}"
+                      for k, j in ids_of[name].items() if k != key]
             clashes.add(i, f"«{who.name}» aparece también con otro legajo ({', '.join(others)}): van en filas "
                            "separadas; si es la misma persona, corregí el legajo en una de sus entregas y calificá "
                            "de nuevo",
                         "hay otra entrega con tu nombre y otro legajo: si también es tuya, avisale a tu docente cuál "
                         "es tu legajo (por ahora se califican aparte).")
         if key.startswith("legajo:") and len([n for n in names_of[key] if n]) > 1:
-            others = [f"«{people[j][0].name}» en {people[j][1].name}" for n, j in names_of[key].items()
+            others = [f"«{people[j][0].name}» en {Path(people[j][1]).as_posix()}" for n, j in names_of[key].items()
                       if n and n != name]
             clashes.add(i, f"el legajo {who.student_id} aparece también con otro nombre ({', '.join(others)}): "
                            "se califican como una sola persona")

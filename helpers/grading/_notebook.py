@@ -24,8 +24,8 @@ from ..check._core import GRADED_ENV  # set to "1" by a student copy's setup cel
 from ..lesson import source as _source
 from ._identity import MARKER_KEY, name_cell
 
-__all__ = ["CELL_PLACE", "GRADED_ENV", "Exercise", "cell_place", "exercises", "label_cells", "missing_after_drop",
-           "show_points", "student_copy", "unsolved"]
+__all__ = ["CELL_PLACE", "GRADED_ENV", "Exercise", "cell_place", "exercises", "how_many", "label_cells",
+           "missing_after_drop", "show_points", "student_copy", "unsolved"]
 
 _DETAILS = re.compile(r"\n*<details>.*?</details>\n*", re.S)
 _GIVES_ANSWER = re.compile(r"\.solution\(|\.hint\(")
@@ -189,6 +189,12 @@ def _stub_label(src: str, points: float | None) -> str:
 def show_points(points: float) -> str:
     """2 -> '2', 1.5 -> '1,5' (Spanish decimal comma)."""
     return f"{points:g}".replace(".", ",")
+
+
+def how_many(n: int, singular: str, plural: str = "") -> str:
+    """A count that agrees in number: '1 estudiante', '3 estudiantes', '0 entregas'; ``plural`` where adding an
+    «s» is not it ('1 reentrega vieja', '2 reentregas viejas')."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
 
 
 # the title cell's «Abrir en Colab» opens the lesson notebook of the release, folded solutions included: not in a copy

@@ -25,6 +25,8 @@ from ._class import (
     _plain,
 )
 from ._mistakes import NOTEBOOKS, entry, other_label, problems
+from ._notebook import how_many
+from ._spreadsheet import restored
 
 __all__ = ["REPORT_NAME", "ExerciseReport", "Part", "Report", "ReportError", "read_grades", "report_from_csv", "tally",
            "write_report"]
@@ -142,7 +144,8 @@ def read_grades(path: Path) -> tuple[list[_Record], int]:
     except UnicodeDecodeError:
         raise ReportError(f"«{path.name}» no es un CSV en UTF-8, como el que escribe calificar: ¿lo guardó otra "
                           "planilla con otra codificación? Usá el que escribió calificar") from None
-    table = list(csv.reader(io.StringIO(text), delimiter=_dialect(text.split("\n", 1)[0])))
+    rows = csv.reader(io.StringIO(text), delimiter=_dialect(text.split("\n", 1)[0]))
+    table = [[restored(c) for c in r] for r in rows]  # the text calificar wrote, before it made it inert
     header = [h.strip() for h in table[0]] if table else []
     ours = {"estudiante", "legajo", "total", "de"}
     if not ours <= set(header):
@@ -198,8 +201,8 @@ def tally(records: list[_Record], students: int | None = None, source: str = "")
     """Count the records: each exercise's parts, exercises from most to least missed (by share of those who handed
     it in, then by count, then in the series' order)."""
     if not records:
-        raise ReportError(f"{source or 'la clase'}: ninguno de sus {students or 0} estudiantes tiene un ejercicio "
-                          "calificado: no hay nada que contar")
+        who = "su único estudiante no tiene" if students == 1 else f"ninguno de sus {students or 0} estudiantes tiene"
+        raise ReportError(f"{source or 'la clase'}: {who} un ejercicio calificado: no hay nada que contar")
     registry, unknown, per = _registry(), {}, {}
     for r in records:
         per.setdefault(r.exercise, []).append(r)
@@ -464,7 +467,8 @@ def _figures(report: Report) -> str:
         handed = report.handed_per_notebook.get(stem, 0)
         out.append(f'<h3 id="nb-{_e(stem)}">{_e(stem)} · {_e(title)}</h3>'
                    f'<figure><img src="data:image/svg+xml;base64,{data}" alt="{_e(alt)}" width="{w}" height="{h}">'
-                   f"<figcaption>Lo entregaron {handed} de {report.students} estudiantes.</figcaption></figure>")
+                   f"<figcaption>Lo entregaron {handed} de {how_many(report.students, 'estudiante')}.</figcaption>"
+                   "</figure>")
     return "".join(out)
 
 
@@ -489,8 +493,8 @@ def _render(report: Report, names: bool = False) -> str:
 <body>
 <header>
 <h1>Qué le costó a la clase</h1>
-<p class="apagado">{report.students} estudiantes · {len(report.exercises)} ejercicios de {notebooks} notebooks\
-{source}</p>
+<p class="apagado">{how_many(report.students, 'estudiante')} · {how_many(len(report.exercises), 'ejercicio')} de \
+{how_many(notebooks, 'notebook')}{source}</p>
 {privacy}{notes}
 </header>
 <main>

@@ -194,9 +194,10 @@ def describe(p: Protections) -> str:
     limits = (f"límites de memoria ({p.memory_mb} MB), de CPU ({CPU_S // 60} min) y de archivos ({FILE_MB} MB)"
               if p.limits else "sin límites de memoria ni de CPU (este sistema no los aplica)")
     if p.isolation:
-        return ("Cada entrega corre aislada con bubblewrap: con su propio usuario y sus propios procesos, sin red, "
-                "sin ver tus archivos, el repositorio ni las otras entregas, sin tus variables de entorno; al "
-                f"terminar se cortan todos los procesos que dejó. Con {limits}.")
+        return ("Cada entrega corre aislada con bubblewrap, en una caja con sus propios procesos y su propio usuario "
+                f"adentro (visto desde esta máquina, sus procesos corren con tu usuario, {_who()}), sin red, sin ver "
+                "tus archivos, el repositorio ni las otras entregas, sin tus variables de entorno; al terminar se "
+                f"cortan todos los procesos que dejó. Con {limits}.")
     net = "sin red (unshare)" if p.unshare_net else "con red (no hay unshare que funcione)"
     return (f"SIN AISLAR (--sin-aislar): el código de las entregas corre como {_who()}: puede leer y escribir tus "
             "archivos, el repositorio y las otras entregas (también sus archivos de conexión), y dejar procesos "
