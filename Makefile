@@ -37,7 +37,7 @@ THREADS ?= 1
 NB ?= $(wildcard notebooks/*.ipynb)
 
 .PHONY: help install lab test lint unit nbval grading test-grading test-matrix grid-report ci-deps test-browser test-browser-classic \
-        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench sweep sweep-mask depth execute lock \
+        compat-env compat-helpers test-compat compat-unit compat-nbval dist bench bench-site sweep sweep-mask depth execute lock \
         lock-compat copies site-env site medidas \
         site-pictures test-site lock-site release clean
 
@@ -248,6 +248,11 @@ lock-site:
 # benchmarks/measurements.json (make medidas puts it in docs/mantenimiento.md).
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+
+# How fast the site's live copies answer (Chromium, CPU throttled 4x): a measurement, so not in make test-site
+bench-site: site install
+	$(NEEDS_CHROMIUM)
+	$(SBIN)/pytest benchmarks/bench_site_live.py -v -s -p no:cacheprovider
 
 # The docs' measured tables from benchmarks/measurements.json, and the guide's reading table from the notebooks'
 # words (benchmarks/measurements.py, standard library only; tests/test_measurements.py fails on a stale table).

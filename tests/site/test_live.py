@@ -5,8 +5,10 @@ helpers.sweep.explore (run by the main environment, which has torch). Run by `ma
 - every string the copies print equals Python's: the course's examples, the bad inputs of tests/test_layernorm.py
   and tests/test_bad_input.py, seeded random numbers and texts, and every point of the sweep explorer's grid;
 - a reader's keyboard gets Python's text on screen, in a live region, with no console error;
-- with the CPU throttled 4x, each keystroke or slider move shows its result within 100 ms;
 - before the first touch the page transfers at most 100 kB more than without the script.
+
+How fast each keystroke shows its result (100 ms with the CPU throttled 4x) is measured, not tested:
+benchmarks/bench_site_live.py (make bench-site), since a verdict on speed would depend on how busy the machine is.
 
 axe with the copies live, phone and desktop, light and dark, is test_site.py's test_page on 03 and 05
 (check_live_copies: each copy visible, a live region, within its box, a picture in artifacts/site/envivo_*.png).
@@ -247,50 +249,6 @@ def test_a_reader_by_keyboard(browser, base_url, explorer_lines):  # noqa: F811
         assert v.log == ([], [], []) and not v.errors, f"outside, failed, console errors: {v.log} {v.errors}"
     finally:
         v.close()
-
-
-TIMER = """() => { window.__worst = 0; window.__n = 0; let t0 = null;
-    document.addEventListener('input', e => { t0 = e.timeStamp; }, true);
-    document.addEventListener('change', e => { t0 = e.timeStamp; }, true);
-    new MutationObserver(() => { if (t0 !== null) { __worst = Math.max(__worst, performance.now() - t0); __n++;
-        t0 = null; } }).observe(document.querySelector('article'), {subtree: true, childList: true,
-        characterData: true}); }"""
-
-
-def test_updates_within_100_ms_at_4x_slower_cpu(browser, base_url):  # noqa: F811
-    worst = {}
-    for path in (NB03, NB05):
-        v = Visit(browser, base_url, path, "telefono", "light")
-        page = v.page
-        try:
-            if path == NB05:
-                page.locator("#en-vivo-explorador").get_by_label("24", exact=True).focus()
-                page.wait_for_function("() => document.querySelector('#en-vivo-explorador').dataset.listo === '1'")
-            cdp = v.context.new_cdp_session(page)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-            page.evaluate(TIMER)
-            if path == NB03:
-                field = page.locator("#en-vivo-cuatro_numeros").get_by_label("x2", exact=True)
-                field.focus()
-                page.keyboard.press("Control+A")
-                page.keyboard.type("-12,75e0", delay=30)
-                page.locator("#en-vivo-gamma_beta").get_by_label("γ1").focus()
-                for key in ["ArrowRight"] * 8 + ["ArrowLeft"] * 4:
-                    page.keyboard.press(key, delay=30)
-            else:
-                page.locator("#en-vivo-explorador").get_by_label("las dos", exact=True).focus()
-                for key in ["ArrowLeft", "ArrowLeft", "ArrowRight"]:
-                    page.keyboard.press(key, delay=30)
-                page.locator("#en-vivo-explorador").get_by_label("24", exact=True).focus()
-                for key in ["ArrowLeft", "ArrowLeft", "ArrowRight"]:
-                    page.keyboard.press(key, delay=30)
-            page.wait_for_timeout(200)
-            worst[path], n = page.evaluate("() => [__worst, __n]")
-            assert n >= (20 if path == NB03 else 6), f"{path}: only {n} updates measured"
-        finally:
-            v.close()
-    REPORT["worst update ms (4x CPU)"] = {k: round(t, 1) for k, t in worst.items()}
-    assert max(worst.values()) <= 100, f"slowest update: {worst}"
 
 
 def transfer(browser, base_url, path: str, live: bool) -> int:  # noqa: F811
