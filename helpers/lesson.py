@@ -98,7 +98,7 @@ def fold_code(cell, title: str = ANSWER_TITLE) -> None:
     lines = source(cell).split("\n")
     if not lines[0].startswith("# @title"):
         if lines[0].startswith("# "):
-            lines[0] = "# @title " + lines[0][2:]
+            lines[0] = f"# @title {lines[0][2:].rstrip('.: ')} (la respuesta: abrila cuando lo hayas intentado)"
         else:
             lines.insert(0, title)
     cell["source"] = "\n".join(lines)
