@@ -63,7 +63,7 @@ def test_no_claim_in_the_reading_path(path):
 def test_a_claims_cell_only_claims(path):
     for cell in load(path)["cells"]:
         meta = cell.get("metadata", {})
-        if not claims_role(cell) and not source(cell).startswith("# @title Comprobación"):
+        if not claims_role(cell) and not source(cell).startswith(TITLE.split(":")[0]):
             continue
         assert is_claims_cell(cell), f"{path.name}, cell {cell.get('id')}: half a claims cell (metadata {meta})"
         assert claim_lines(source(cell))[0], f"{path.name}, cell {cell.get('id')}: a claims cell with no claim"
