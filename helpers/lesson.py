@@ -185,7 +185,8 @@ def bet_cells(nb) -> dict[str, BetCells]:
 
 
 def answering(nb) -> dict[int, list[str]]:
-    """{cell index: keys of the bets its output answers}."""
+    """{cell index: keys of the bets it answers}: a code cell by its output, a markdown one (the paragraph that reads
+    that output) by its text; together, each bet's answer region."""
     out: dict[int, list[str]] = {}
     for bet in bet_cells(nb).values():
         for i in bet.answers:
@@ -275,8 +276,8 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
                       and not source(cells[j]).startswith(_ASK)), None)
         if not bet.answers or bet.answers[0] != first:
             out.append(f"bet {key!r}: the first cell answering it is the code cell right after the question, {first}")
-        out += [f"bet {key!r}: cell {i} answers it but is not a code cell below the question" for i in bet.answers
-                if i <= at or cells[i].get("cell_type") != "code"]
+        out += [f"bet {key!r}: cell {i} answers it but is not a code or markdown cell below the question"
+                for i in bet.answers if i <= at or cells[i].get("cell_type") not in ("code", "markdown")]
     return out
 
 
