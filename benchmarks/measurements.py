@@ -94,7 +94,7 @@ PLANS = {
     "Clase de 2 horas": (120, [
         ("01_ffn", ["título", "1", "2", "3", "Resumiendo"]),
         ("03_layernorm", ["título", "1", "3", "4", "6", "Resumiendo"]),
-        ("04_encoder_block", ["título", "1", "2", "3", "5", ("6", None), "Resumiendo"]),
+        ("04_encoder_block", ["título", "1", "2", "3", "5", "Resumiendo"]),
         ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
     ]),
     "Clase de 3 horas": (180, [
@@ -102,7 +102,7 @@ PLANS = {
         ("02_residual_stream", ["título", "1", "2", "3", "4", "Resumiendo"]),
         ("pausa", 10),
         ("03_layernorm", ["título", "1", "2", "3", "4", "5", "6", "7", "Resumiendo"]),
-        ("04_encoder_block", ["título", "1", "2", "3", "4", "5", ("6", None), "Resumiendo"]),
+        ("04_encoder_block", ["título", "1", "2", "3", "4", "5", "Resumiendo"]),
         ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
     ]),
 }

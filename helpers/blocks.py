@@ -232,6 +232,15 @@ def _refuse_too_big(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias) -> None:
             "o usá helpers.params.gpt_params(...) con los mismos argumentos.")
 
 
+def _too_long(T: int, ctx: int) -> str:
+    """What to do with T ids for a GPT that reads ``ctx``: for ctx + 1 (a sequence whose last id is only predicted,
+    as helpers.check.use_loss's mistake all_ids says) it is idx[:, :-1]."""
+    said = f"idx tiene {T} tokens, pero el modelo lee a lo sumo ctx={ctx}, uno por posición aprendida"
+    if T == ctx + 1:
+        return f"{said}: si el último solo se adivina (no se lee), pasale idx[:, :-1]"
+    return f"{said}: pasale a lo sumo {ctx} (idx[:, :{ctx}]) o creá el GPT con un ctx más grande"
+
+
 class GPT(nn.Module):
     """Decoder-only model of the parameter table: tied embeddings, ``ctx`` learned positions (0: none),
     pre-norm GELU blocks and a final LayerNorm. Build it under ``torch.device('meta')`` to count big ones."""
@@ -258,7 +267,7 @@ class GPT(nn.Module):
 
     def forward(self, idx: torch.Tensor, causal: bool = True) -> torch.Tensor:
         """idx: (batch, tokens) ids → logits (batch, tokens, vocab); ``causal=False`` drops the mask
-        (notebook 04's experiment: a model that sees the future)."""
+        (notebook 04b's experiment: a model that sees the future)."""
         tensor(idx, "idx", "(batch, tokens)")
         if idx.is_floating_point() or idx.dtype == torch.bool:
             raise TypeError(f"idx debe tener ids de tokens enteros (torch.long); recibí {idx.dtype}: usá idx.long()")
@@ -270,8 +279,7 @@ class GPT(nn.Module):
                              "con al menos un token")
         T = idx.shape[1]
         if self.ctx and T > self.ctx:
-            raise ValueError(f"idx tiene {T} tokens, pero el modelo tiene ctx={self.ctx} posiciones aprendidas: "
-                             f"cortá la secuencia (idx[:, -{self.ctx}:]) o creá el GPT con un ctx más grande")
+            raise ValueError(_too_long(T, self.ctx))
         lo, hi = int(idx.min()), int(idx.max())
         if lo < 0 or hi >= self.vocab:
             raise ValueError(f"idx tiene ids entre {lo} y {hi}, pero el vocabulario tiene vocab={self.vocab} "

@@ -216,7 +216,8 @@ def bet_cells(nb) -> dict[str, BetCells]:
 
 
 def answering(nb) -> dict[int, list[str]]:
-    """{cell index: keys of the bets its output answers}."""
+    """{cell index: keys of the bets it answers}: a code cell by its output, a markdown one (the paragraph that reads
+    that output) by its text; together, each bet's answer region."""
     out: dict[int, list[str]] = {}
     for bet in bet_cells(nb).values():
         for i in bet.answers:

@@ -1,4 +1,4 @@
-"""Notebook 04's mask experiment: two identical GPTs (helpers.blocks.GPT, pre-norm) on the toy grammar,
+"""Notebook 04b's mask experiment: two identical GPTs (helpers.blocks.GPT, pre-norm) on the toy grammar,
 one trained without the causal mask, both measured as a model is used (with the mask).
 
 The two are trained side by side: every weight of both gets a leading run axis and one batched step trains both,
@@ -31,7 +31,8 @@ __all__ = ["Pair", "build_gpt", "eval_sequences", "loss_at_use", "next_word_prob
 
 _D_MODEL, _N_LAYERS, _N_HEADS = 32, 2, 2
 _OPTIMIZER, _BATCH, _LR, _N_SENTENCES = torch.optim.Adam, 32, 3e-3, 3   # 3 sentences: 16 words, 15 predicted
-_EMBEDDING_STD = 0.02                           # GPT-2's, for the token and position embeddings
+_EMBEDDING_STD = 0.02                           # for the token and the position embeddings here
+_GPT2_EMBEDDING_STD = {"tokens": 0.02, "positions": 0.01}  # OpenAI's gpt-2 src/model.py: wte stddev 0.02, wpe 0.01
 _STEPS, _EVAL_EVERY, _SEEDS = 4000, 50, (0, 1, 2)
 _BATCH_SEED = 10_000                            # run `seed` draws its batches from a generator seeded 10_000 + seed
 _EVAL_SEED, _EVAL_N = 999, 256                  # the sequences every curve is measured on (freshly drawn, not unseen)
@@ -51,7 +52,7 @@ def build_gpt(seed: int = 0) -> GPT:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = GPT(len(grammar.WORDS), _D_MODEL, _N_LAYERS, ctx=_CTX, n_heads=_N_HEADS)
-        with torch.no_grad():  # GPT-2's 0.02 for the embeddings: nn.Embedding's 1 gives logits of ~d at the start
+        with torch.no_grad():  # 0.02, GPT-2's for its tokens (0.01 for positions): nn.Embedding's 1 gives logits of ~d
             model.tok.weight.normal_(0, _EMBEDDING_STD)
             model.pos.weight.normal_(0, _EMBEDDING_STD)
         return model
@@ -59,8 +60,9 @@ def build_gpt(seed: int = 0) -> GPT:
 
 def recipe() -> dict:
     """How train_pair trains and measures (optimizer, learning rate, batch, embedding std, sentences per sequence,
-    evaluation) and the stored sweep's steps and seeds: what notebook 04 prints."""
+    evaluation), the stored sweep's steps and seeds, and GPT-2's embedding stds beside ours: what 04b prints."""
     return {"optimizer": _OPTIMIZER.__name__, "lr": _LR, "batch": _BATCH, "embedding_std": _EMBEDDING_STD,
+            "gpt2_embedding_std": dict(_GPT2_EMBEDDING_STD),
             "n_sentences": _N_SENTENCES, "eval_every": _EVAL_EVERY, "eval_n": _EVAL_N, "eval_seed": _EVAL_SEED,
             "batch_seed": _BATCH_SEED, "steps": _STEPS, "seeds": list(_SEEDS)}
 

@@ -42,7 +42,7 @@ COLORS = {
     "class 0": "#0072B2",     # the two classes of a toy data set
     "class 1": "#E69F00",
     "layernorm": "#F0E442",   # yellow: a LayerNorm box in a diagram, wherever it sits
-    "masked": "#0072B2",      # notebook 04's experiment: trained with the causal mask (blue, solid)
+    "masked": "#0072B2",      # notebook 04b's experiment: trained with the causal mask (blue, solid)
     "unmasked": "#D55E00",    # and without it (vermillion, dashed)
     # the class report of helpers.grading: how a class did in one exercise (each bar also labelled, some hatched)
     "correct": "#009E73",         # bluish green
@@ -137,7 +137,7 @@ _STAGES = {
 }
 _TITLES = {"post": "post-norm (paper, 2017): x' = LN(x + Subcapa(x))",
            "pre": "pre-norm (GPT-2 y después): x' = x + Subcapa(LN(x))",
-           "sandwich": "sandwich (Gemma 2 y 3): x' = x + LN(Subcapa(LN(x)))"}
+           "sandwich": "sándwich (Gemma 2 y 3): x' = x + LN(Subcapa(LN(x)))"}
 
 
 def block_diagram(ax, norm: str) -> None:

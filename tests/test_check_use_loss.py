@@ -1,4 +1,4 @@
-"""helpers.check.use_loss (notebook 04, «la pérdida a la hora de usar»): right answers written other ways pass,
+"""helpers.check.use_loss (notebook 04b, «la pérdida a la hora de usar»): right answers written other ways pass,
 and each known mistake, plus a few outside the gallery, gets a verdict that names it."""
 
 from __future__ import annotations
@@ -90,8 +90,9 @@ def test_bits_are_ln2_apart():
 
 
 def test_all_ids_then_slicing_is_named_because_the_notebooks_gpt_reads_fifteen_words():
-    """Feeding all T ids and dropping the last logits is the same loss under the mask, but notebook 04's GPTs have
-    ctx = 15 positions for its 16 ids: the checker names it (its probes include such GPTs) instead of passing it."""
+    """Feeding all T ids and dropping the last logits is the same loss under the mask, but notebook 04b's GPTs have
+    ctx = 15 positions for its 16 ids: the checker names it (its probes include such GPTs) instead of passing it, and
+    its advice is the model's own error's: pass ids[:, :-1] (the error is shown beside it in the verdict)."""
     from helpers import mask_experiment
 
     model, ids = mask_experiment.build_gpt(0), mask_experiment.eval_sequences()[:4]
@@ -104,6 +105,9 @@ def test_all_ids_then_slicing_is_named_because_the_notebooks_gpt_reads_fifteen_w
         raise AssertionError("the notebook's GPT read all 16 ids")
     verdict = check.use_loss(use_loss._all_ids)
     assert verdict.mistake == "all_ids" and "ctx" in verdict.message
+    said = " ".join(verdict.message.split())  # the verdict wraps its lines
+    assert "Pasale ids[:, :-1]" in said and "pasale idx[:, :-1]" in said, said
+    assert "idx[:, -" not in said, "the model's error must not advise keeping the last ctx ids: the first is read"
 
 
 def test_the_prompt_states_the_shapes_f_cross_entropy_needs():
@@ -113,7 +117,7 @@ def test_the_prompt_states_the_shapes_f_cross_entropy_needs():
 
     from helpers import lesson
 
-    nb = lesson.read(Path(__file__).resolve().parent.parent / "notebooks" / "04_encoder_block.ipynb")
+    nb = lesson.read(Path(__file__).resolve().parent.parent / "notebooks" / "04b_gpt_con_mascara.ipynb")
     (ex,) = [ex for ex in lesson.exercise_cells(nb) if ex.name == "use_loss"]
     assert ex.variable == "perdida_en_uso"
     prompt = lesson.source(nb["cells"][ex.prompt])

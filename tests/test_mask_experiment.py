@@ -87,7 +87,7 @@ def test_train_pair_gives_the_trained_gpts_whose_loss_at_use_is_the_last_measure
 
 
 def test_train_pair_trains_with_the_recipe(monkeypatch):
-    """What recipe() says (and notebook 04 prints) is what train_pair uses: optimizer, learning rate, batch, the
+    """What recipe() says (and notebook 04b prints) is what train_pair uses: optimizer, learning rate, batch, the
     embeddings' std, sentences per sequence and the evaluation sequences."""
     r, seen = me.recipe(), {}
 
@@ -108,14 +108,17 @@ def test_train_pair_trains_with_the_recipe(monkeypatch):
     assert r["optimizer"] == "Adam" and seen["lr"] == r["lr"]
     assert (r["batch"], r["n_sentences"]) in seen["draws"] and (r["eval_n"], r["n_sentences"]) in seen["draws"]
     assert len(out["use"]["masked"]) == 2
-    std = me.build_gpt(0).tok.weight.std().item()
-    assert abs(std - r["embedding_std"]) < 0.1 * r["embedding_std"], std
+    for table in ("tok", "pos"):  # notebook 04b prints «los de tokens y los de posiciones»
+        std = getattr(me.build_gpt(0), table).weight.std().item()
+        assert abs(std - r["embedding_std"]) < 0.1 * r["embedding_std"], (table, std)
+    # what 04b prints beside it: GPT-2's own, OpenAI's src/model.py (wte stddev 0.02, wpe stddev 0.01)
+    assert r["gpt2_embedding_std"] == {"tokens": 0.02, "positions": 0.01}
     assert me.eval_sequences().shape == (r["eval_n"], 1 + grammar.SENTENCE_LEN * r["n_sentences"])
 
 
 def test_the_evaluation_sequences_are_fresh_draws_not_unseen_ones():
     """3 of the 8 sentences make 512 sequences: 600 steps of 32 draw each about 37 times, so the sequences measured
-    on were almost surely trained on. Their docstring and notebook 04 say «recién sorteadas», not «nuevas»."""
+    on were almost surely trained on. Their docstring and notebook 04b say «sorteadas», not «nuevas»."""
     r = me.recipe()
     possible = len(grammar.sentences()) ** r["n_sentences"]
     assert possible == 512 and 600 * r["batch"] == 19_200
@@ -137,6 +140,26 @@ def test_stored_sweep_matches_the_module():
         assert run["steps"][-1] == me._STEPS and len(run["steps"]) == me._STEPS // me._EVAL_EVERY
         assert all(len(v) == len(run["steps"]) for v in run["use"].values())
         assert all(len(v) == me._STEPS // run["train_every"] for v in run["train"].values())
+
+
+# What *El transformer completo* (another text of the course) publishes for this experiment, at 4 000 steps. Notebook
+# 04 compared it with ours in its «Para ir más lejos»; issue 51 moved that comparison, how the series checked an
+# external text, to the maintainers (README): its claim stays here.
+ITS = {"steps": 4000, "entropy": 0.526, "masked": 0.527, "unmasked_train": 0.059, "unmasked_use": 3.088}
+
+
+def test_the_other_texts_3088_is_near_our_600_steps_and_far_from_our_4000():
+    """Its 3.088 without the mask, at 4 000 steps, is close to our 3.06 at 600 (seed 0, stored) by chance: at 4 000
+    ours are far above it (they rise at every measurement). Its grammar is another (its entropy is 0.526, ours 0.416),
+    and its unmasked GPT copies less surely (0.059 in training, ours below 0.0001), so no number compares one to one."""
+    runs = me.stored_runs()["runs"]
+    s0 = next(r for r in runs if r["seed"] == 0)
+    at600 = s0["steps"].index(600)
+    assert abs(s0["use"]["unmasked"][at600] - ITS["unmasked_use"]) < 0.1
+    assert min(r["use"]["unmasked"][-1] for r in runs) - ITS["unmasked_use"] > 0.1
+    assert all(r["steps"][-1] == ITS["steps"] for r in runs)
+    assert abs(grammar.entropy_per_word() - ITS["entropy"]) > 0.1
+    assert max(sum(r["train"]["unmasked"][-5:]) / 5 for r in runs) < 1e-4 < ITS["unmasked_train"]
 
 
 def test_the_command_writes_a_file_load_reads(tmp_path):

@@ -28,7 +28,7 @@ def test_there_are_notebooks():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)
 def test_name(path):
-    assert NAME.match(path.name), f"{path.name}: notebooks are named NN_topic.ipynb"
+    assert NAME.match(path.name), f"{path.name}: notebooks are named NN_topic.ipynb (or NNb_topic.ipynb, a deep dive)"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=ids)

@@ -51,7 +51,6 @@ EXEMPT = {
         "2017": "year of the paper",
         "117": "GPT-2 paper's own figure (117 million), contrasted with our count",
         "175": "GPT-3's name for its size (175 billion), contrasted with our count",
-        "9.5": "the lesson's own difference (9.5e-07), reproduced in order of magnitude by an ignored cell",
         "2020": "year of Kaplan et al. (Papers list)",
     },
     "05_norm_placement.ipynb": {

@@ -1,7 +1,7 @@
-""""Tu turno" in the notebooks: two to four per core notebook (one to four in a «Para ir más lejos» one), each a prompt
-paragraph, a stub cell, a check cell `helpers.check.<checker>(<learner's name>)` and its folded solution, each
-cell's role on it (helpers.lesson reads them and checks they agree with the text). The stored notebook keeps the
-stubs and their exact "sin intentar todavía" verdict; with every stub replaced by the checker's solution() each
+""""Tu turno" in the notebooks: two to four per core notebook, one or two per «Para ir más lejos» one, each a
+prompt paragraph, a stub cell, a check cell `helpers.check.<checker>(<learner's name>)` and its folded solution,
+each cell's role on it (helpers.lesson reads them and checks they agree with the text). The stored notebook keeps
+the stubs and their exact "sin intentar todavía" verdict; with every stub replaced by the checker's solution() each
 check says "¡correcto!".
 
 The solved run is cheap: one kernel runs the notebooks' setup cell (the same template in all five, a hygiene test
@@ -88,10 +88,9 @@ def test_the_roles_check_can_fail():
 def test_stored_notebook_keeps_each_stub_and_its_exact_not_attempted_verdict(path):
     nb = nbformat.read(path, as_version=4)
     found = lesson.exercise_cells(nb)
-    # a core notebook: 2 to 4 (the house style); a «Para ir más lejos» one goes deeper into one idea: 1 to 4
-    fewest = 1 if lesson.kind(nb) == "deep" else 2
-    assert fewest <= len(found) <= 4, (f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for "
-                                       f"{fewest} to 4")
+    least, most = (1, 2) if lesson.kind(nb) == "deep" else (2, 4)  # a deep dive (04b) carries its own, fewer
+    assert least <= len(found) <= most, (f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for "
+                                         f"{least} to {most} in a {lesson.kind(nb)} notebook")
     for ex in found:
         i, name, learner = ex.check, ex.name, ex.variable
         assert name in check.__all__ and name != "Verdict", f"{path.name}: helpers.check.{name} does not exist"

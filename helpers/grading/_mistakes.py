@@ -15,6 +15,7 @@ NOTEBOOKS = {
     "02": ("02_residual_stream", "El residual stream"),
     "03": ("03_layernorm", "LayerNorm a mano"),
     "04": ("04_encoder_block", "El bloque encoder, contra PyTorch"),
+    "04b": ("04b_gpt_con_mascara", "Un GPT con máscara y otro sin ella, y la letra chica del bloque"),
     "05": ("05_norm_placement", "Post-norm contra pre-norm"),
 }
 

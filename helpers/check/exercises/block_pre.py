@@ -152,9 +152,9 @@ def _skip_ln1(self, x):
 
 
 @mistakes.add("sandwich", "Sobra una LayerNorm: normalizaste también lo que sale de cada subcapa, x + LN(F(LN(x))). "
-                          "Eso es sandwich-norm; pre-norm normaliza solo la entrada.",
-              label="sandwich-norm", section="3. Las tres variantes en una clase",
-              question="Post-norm, pre-norm y sandwich: ¿cuántas LayerNorm lleva cada bloque, y dónde?")
+                          "Eso es la variante sándwich; pre-norm normaliza solo la entrada.",
+              label="sándwich", section="3. Las tres variantes en una clase",
+              question="Post-norm, pre-norm y sándwich: ¿cuántas LayerNorm lleva cada bloque, y dónde?")
 def _sandwich(self, x):
     x = x + self.drop(self.ln1(self.atencion(self.ln1(x))))
     return x + self.drop(self.ln2(self.ffn(self.ln2(x))))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._core import Exercise, Gallery, Probe, judge_count
 
-ORDER = ("04", 5)  # notebook 04, its fifth exercise: the registry lists exercises in this order
+ORDER = ("04", 4)  # notebook 04, its fourth exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def params_gpt(vocab, d_model, n_layers, ctx):
@@ -122,4 +122,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("gpt_count", reference=params_gpt, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla", section="7. Contar parámetros, hasta GPT-3")
+                   expects="tu función, sin llamarla", section="6. Contar parámetros, hasta GPT-3")

@@ -79,9 +79,9 @@ def _norm_on_output(x, subcapa, ln):
 
 
 @mistakes.add("sandwich", "Pusiste una LayerNorm de más: normalizaste la entrada de la subcapa y también su "
-                          "salida, x + LN(F(LN(x))). Eso es sandwich-norm; pre-norm normaliza solo la entrada.",
-              label="sandwich-norm",
-              question="¿Cuántas LayerNorm lleva un paso pre-norm? ¿Y uno sandwich?")
+                          "salida, x + LN(F(LN(x))). Eso es la variante sándwich; pre-norm normaliza solo la entrada.",
+              label="sándwich",
+              question="¿Cuántas LayerNorm lleva un paso pre-norm? ¿Y uno sándwich?")
 def _sandwich(x, subcapa, ln):
     return x + ln(subcapa(ln(x)))
 

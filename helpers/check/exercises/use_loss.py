@@ -1,4 +1,4 @@
-"""Notebook 04 · ``perdida_en_uso(modelo, ids)``: the mean loss, in nats per word (a number), of predicting each next
+"""Notebook 04b · ``perdida_en_uso(modelo, ids)``: the mean loss, in nats per word (a number), of predicting each next
 word of ``ids`` with the causal mask, as a model is used when writing. Checked by
 ``helpers.check.use_loss(perdida_en_uso)``."""
 
@@ -13,7 +13,7 @@ from ... import grammar
 from ...blocks import GPT
 from .._core import Exercise, Gallery, Probe, number_difference
 
-ORDER = ("04", 3)  # notebook 04, its third exercise: the registry lists exercises in this order
+ORDER = ("04b", 1)  # notebook 04b (a deep dive of 04), its first exercise: the registry lists exercises in this order
 
 
 # ---- the reference: solution() shows this source, and the checker compares against it
@@ -154,4 +154,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("use_loss", reference=perdida_en_uso, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla", section="6. Un GPT con máscara y otro sin ella")
+                   expects="tu función, sin llamarla", section="1. Un GPT con máscara y otro sin ella")
