@@ -1,103 +1,80 @@
-"""Grading end to end (helpers.grading), on notebook 03's student copy: the reference answers get full marks, the
-untouched copy zero, a known mistake per exercise (the checkers' own galleries) partial marks with its message, and
-a submission with an endless cell, a syntax error and a deleted cell is stopped and still graded; a cell no check
-needs is not run, and running every cell gives the same grades. Each submission runs in its own kernel (a few
-seconds each: only the cells the checks need); building otter's bundle is one more run of otter assign."""
+"""Grading end to end (helpers.grading), on a synthetic lesson's student copy (tests/grading_fixtures.py: two pure-
+Python «Tu turno», escape_step and warmup): the reference answers get full marks, the untouched copy zero, a known
+mistake per exercise (the checkers' own galleries) partial marks with its message, and a submission with an endless
+cell, a syntax error and a deleted cell is stopped and still graded; a cell no check needs is not run, and running
+every cell gives the same grades. Each submission runs in its own kernel (a few seconds each: only the cells the
+checks need); building otter's bundle is one more run of otter assign.
+
+On a real lesson notebook, end to end, reading its exercises from it (no exercise name or cell number written here):
+test_a_class_graded_end_to_end (armar over the repository and calificar on notebook 03's copies). Every real
+notebook's student copy and otter master notebook are checked in tests/test_grading_student.py."""
 
 from __future__ import annotations
 
-import ast
 import csv
-import inspect
 import json
 import os
 import re
-import textwrap
 import zipfile
 
 import pytest
 from conftest import ROOT, load
+from grading_fixtures import (
+    EXERCISES,
+    STEM,
+    mistake_source,
+    reference,
+    renamed,
+    student,
+    submission,
+    uses_torch,
+    write_lesson,
+)
 
 import helpers
-import helpers.check
 from helpers import grading
 from helpers.grading.__main__ import main
 
 pytestmark = pytest.mark.grading
-NB = ROOT / "notebooks" / "03_layernorm.ipynb"
-# the endless cell is interrupted after this; 03's slowest needed cell, the setup, takes 0.8 s on a 2-core Zen 1
-# EPYC, a few s when loaded (its torch is loaded before the first cell: helpers.grading._grade._LAUNCHER)
+# the endless cell is interrupted after this; the slowest needed cell, the series' setup cell, takes 0.8 s on a
+# 2-core Zen 1 EPYC, a few s when loaded (torch is loaded before the first cell: helpers.grading._grade._LAUNCHER)
 LOOP_TIMEOUT_S = 10
+REAL_03 = ROOT / "notebooks" / "03_layernorm.ipynb"  # test_a_class_graded_end_to_end's lesson
 
 
-def mistake_source(ex: grading.Exercise) -> tuple[str, object]:
-    """The first known mistake of the exercise, as a learner would write it under the expected name."""
-    mistake = getattr(helpers.check, ex.name).mistakes[0]
-    node = ast.parse(textwrap.dedent(inspect.getsource(mistake.fn))).body[0]
-    node.decorator_list = []
-    return f"{ast.unparse(node)}\n\n\n{ex.variable} = {node.name}\n", mistake
-
-
-def signed(nb, name: str, legajo: str = "", printed: str = ""):
-    """The notebook with its name cell filled in, and the time it printed when run (if any)."""
-    cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
-    cell["source"] = cell["source"].replace('NOMBRE = ""', f"NOMBRE = {name!r}").replace(
-        'LEGAJO = ""', f"LEGAJO = {legajo!r}")
-    if printed:
-        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": f"Entrega, corrida el {printed}\n"}]
-    return nb
-
-
-def submission(student, folder, name, answers: dict[int, str], extra: dict[int, str] = (), drop=(), file=None,
-               printed="", setup=None):
-    """Write a copy of the student notebook, signed by ``name``, with stub cells replaced, code cells inserted
-    before, cells removed; ``setup``: what to do to the setup cell's source."""
-    nb = signed(json.loads(json.dumps(student)), name, f"L-{name}", printed)
-    if setup:
-        cell = next(c for c in nb["cells"] if c["cell_type"] == "code" and "import torch\n" in c["source"])
-        cell["source"] = setup(cell["source"])
-        assert "import torch\n" not in cell["source"], cell["source"]
-    for i, src in answers.items():
-        nb["cells"][i]["source"] = src
-    cells = []
-    for i, cell in enumerate(nb["cells"]):
-        if i in dict(extra):
-            cells.append({"cell_type": "code", "id": f"extra-{i}", "metadata": {}, "source": dict(extra)[i],
-                          "outputs": [], "execution_count": None})
-        if i not in drop:
-            cells.append(cell)
-    nb["cells"] = cells
-    path = folder / (file or f"{name}.ipynb")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
-    return path
+@pytest.fixture(scope="module")
+def lesson_path(tmp_path_factory):
+    """The synthetic lesson notebook, written where armar (--raiz) and calificar (--tarea) read one."""
+    return write_lesson(tmp_path_factory.mktemp("raiz"))
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("entregas")
-    student = grading.student_copy(load(NB), NB.stem)
-    first, second = grading.exercises(student)
-    ref = {ex.stub: grading.reference_code(ex) for ex in (first, second)}
+    copy = student()
+    first, second = grading.exercises(copy)
+    ref = {ex.stub: reference(ex) for ex in (first, second)}
     (bad1, m1), (bad2, m2) = mistake_source(first), mistake_source(second)
     paths = {
-        "referencia": submission(student, folder, "referencia", ref),
-        "sin_tocar": submission(student, folder, "sin_tocar", {}),
-        "error_1": submission(student, folder, "error_1", {**ref, first.stub: bad1}),
-        "error_2": submission(student, folder, "error_2", {**ref, second.stub: bad2}),
+        "referencia": submission(copy, folder, "referencia", ref),
+        "sin_tocar": submission(copy, folder, "sin_tocar", {}),
+        "error_1": submission(copy, folder, "error_1", {**ref, first.stub: bad1}),
+        "error_2": submission(copy, folder, "error_2", {**ref, second.stub: bad2}),
+        # the second answer under another name than its check reads
+        "renombrada": submission(copy, folder, "renombrada", {**ref, second.stub: renamed(second)}),
         # the first answer is followed by a loop that never ends (trying it out); the second stub is deleted
-        "rota": submission(student, folder, "rota", {first.stub: ref[first.stub] + "\nwhile True:\n    pass\n"},
+        "rota": submission(copy, folder, "rota", {first.stub: ref[first.stub] + "\nwhile True:\n    pass\n"},
                            extra={second.check: "def roto(:\n"}, drop={second.stub}),
         # a cell no check needs, that never ends: a graded run does not run it (had it run, it left a file)
-        "sin_uso": submission(student, folder, "sin_uso", ref, extra={
+        "sin_uso": submission(copy, folder, "sin_uso", ref, extra={
             first.stub: f"open({str(folder / 'sin_uso-corrio')!r}, 'w').close()\nlento = 0\nwhile True:\n"
                         "    lento += 1\n"}),
-        # `import torch` deleted from the setup cell: the torch the grader's kernel loads before the first cell
-        # (helpers.grading._grade._LAUNCHER) must not stand in for it
-        "sin_import": submission(student, folder, "sin_import", ref, setup=lambda src: src.replace(
-            "\nimport torch\n", "\n")),
+        # `import torch` deleted from the setup cell, answers that call torch: the torch the grader's kernel loads
+        # before the first cell (helpers.grading._grade._LAUNCHER) must not stand in for it
+        "sin_import": submission(copy, folder, "sin_import", {ex.stub: uses_torch(ex) for ex in (first, second)},
+                                 setup=lambda src: src.replace("\nimport torch\n", "\n")),
     }
-    tasks = grading.exercises(student)
+    tasks = grading.exercises(copy)
     results = {name: grading.grade(path, tasks, timeout=LOOP_TIMEOUT_S) for name, path in paths.items()}
     return results, (first, second), (m1, m2), paths
 
@@ -127,6 +104,15 @@ def test_a_known_mistake_costs_its_exercise_with_its_message(graded, k):
     assert r.messages[right.name] == ""
 
 
+def test_an_answer_under_another_name_is_not_found(graded):
+    results, (first, second), _, _ = graded
+    r = results["renombrada"]
+    assert r.points == {first.name: 1, second.name: 0}, r
+    assert r.messages[second.name] == f"no encontré `{second.variable}`: ¿borraste o no corriste su celda?"
+    assert r.problems == [f"la celda {second.check + 1} (el control de {second.name}) falló: NameError: name "
+                          f"'{second.variable}' is not defined"], r.problems
+
+
 def test_an_endless_cell_is_stopped_and_the_rest_still_graded(graded):
     results, exs, _, _ = graded
     r = results["rota"]
@@ -139,7 +125,7 @@ def test_an_endless_cell_is_stopped_and_the_rest_still_graded(graded):
 
 
 def test_a_problem_names_the_notebooks_own_cell_and_its_exercise(graded):
-    """Not the i-th of the cells the grader ran: «rota» runs about ten of its 56 cells."""
+    """Not the i-th of the cells the grader ran: «rota» runs six of its 17 cells."""
     results, (first, second), _, _ = graded
     problems = results["rota"].problems
     assert any(p.startswith(f"la celda {first.stub + 1} (el «Tu turno» de {first.name}) falló: ") for p in problems)
@@ -174,7 +160,7 @@ def test_running_every_cell_gives_the_same_points_and_messages(graded):
 
 def test_the_csv_has_a_row_per_student_and_a_column_per_exercise(graded, tmp_path):
     results, exs, _, paths = graded
-    paths = {k: v for k, v in paths.items() if k not in ("sin_uso", "sin_import")}
+    paths = {k: v for k, v in paths.items() if k not in ("sin_uso", "sin_import", "renombrada")}
     chosen = grading.latest(grading.collect(list(paths.values()), {}))
     out = tmp_path / "notas.csv"
     rows = grading.student_rows(chosen, [results[s.path.stem] for s in chosen])
@@ -183,7 +169,7 @@ def test_the_csv_has_a_row_per_student_and_a_column_per_exercise(graded, tmp_pat
     assert [(row["estudiante"], row["legajo"], row["total"]) for row in table] == [
         ("error_1", "L-error_1", "1"), ("error_2", "L-error_2", "1"), ("referencia", "L-referencia", "2"),
         ("rota", "L-rota", "1"), ("sin_tocar", "L-sin_tocar", "0")]
-    assert all(row["de"] == "2" and row["03_layernorm"] == row["total"] for row in table)
+    assert all(row["de"] == "2" and row[STEM] == row["total"] for row in table)
     assert all({ex.name, f"mensaje {ex.name}"} <= set(row) for row in table for ex in exs)
     assert "SyntaxError" in table[3]["problemas"] and table[0]["alertas"] == ""
 
@@ -201,25 +187,26 @@ def test_grading_in_parallel_gives_the_same_points_and_messages(graded):
     assert all(re.search(r"; (faltan ~\d+ (s|min)|listo)$", line) for line in said), said
 
 
-def test_the_folder_command_writes_a_row_even_for_what_is_not_a_notebook(tmp_path, capsys):
+def test_the_folder_command_writes_a_row_even_for_what_is_not_a_notebook(tmp_path, capsys, lesson_path):
     folder = tmp_path / "entregas"
     folder.mkdir()
     (folder / "roto.ipynb").write_text("esto no es un notebook", encoding="utf-8")
-    assert main(["calificar", str(folder), "--csv", str(tmp_path / "n.csv"), "--tarea", str(NB)]) == 0
+    assert main(["calificar", str(folder), "--csv", str(tmp_path / "n.csv"), "--tarea", str(lesson_path)]) == 0
     assert "roto.ipynb: 0 de 2 puntos" in capsys.readouterr().out
     rows = list(csv.DictReader((tmp_path / "n.csv").open(encoding="utf-8-sig")))
     assert len(rows) == 1 and rows[0]["total"] == "0" and "no pude leer la entrega" in rows[0]["problemas"]
     assert rows[0]["estudiante"] == "(sin nombre: roto.ipynb)"
 
 
-def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
+def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path, lesson_path):
     pytest.importorskip("otter", reason="otter-grader is the docente extra")
-    made = grading.build(ROOT, tmp_path, [NB])
-    assert made == [tmp_path / NB.stem / f"{NB.stem}.ipynb"]
-    copy = grading.student_copy(load(NB), NB.stem, None, helpers.__version__)
-    copy["metadata"]["otter"] = {"assignment_name": f"leccion06-{NB.stem}"}  # what otter run checks
+    stem = lesson_path.stem
+    made = grading.build(lesson_path.parents[1], tmp_path, [lesson_path])
+    assert made == [tmp_path / stem / f"{stem}.ipynb"]
+    copy = grading.student_copy(load(lesson_path), stem, None, helpers.__version__)
+    copy["metadata"]["otter"] = {"assignment_name": f"leccion06-{stem}"}  # what otter run checks
     assert json.loads(made[0].read_text(encoding="utf-8")) == copy
-    with zipfile.ZipFile(tmp_path / NB.stem / "autograder.zip") as z:
+    with zipfile.ZipFile(tmp_path / stem / "autograder.zip") as z:
         tests = {n: z.read(n).decode() for n in z.namelist() if n.startswith("tests/")}
         env = z.read("environment.yml").decode()
         otter_config = json.loads(z.read("otter_config.json"))
@@ -227,9 +214,10 @@ def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
     from helpers.grading._grade import CELL_TIMEOUT_S, KILL_AFTER_S
     assert otter_config["plugins"] == [{"helpers.grading.otter_plugin.TimeLimit": {
         "cell_s": CELL_TIMEOUT_S, "kill_after_s": KILL_AFTER_S}}], otter_config
-    assert set(tests) == {"tests/layer_norm.py", "tests/rms_norm.py"}
-    assert "helpers.check.layer_norm(mi_layer_norm)" in tests["tests/layer_norm.py"]
-    assert "'points': 1" in tests["tests/layer_norm.py"]
+    first = grading.exercises(copy)[0]
+    assert set(tests) == {f"tests/{name}.py" for name in EXERCISES}
+    assert f"helpers.check.{first.name}({first.variable})" in tests[f"tests/{first.name}.py"]
+    assert "'points': 1" in tests[f"tests/{first.name}.py"]
     assert "leccion06-helpers @ git+" in env and "otter-grader" in env
     # what a student copy and the bundle install is pyproject's version, the release main's workflow tags
     import facts
@@ -242,48 +230,54 @@ def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path):
 # ------------------------------------------------------------------------- a term: names, points, resubmissions
 
 def test_a_class_graded_end_to_end(tmp_path, capsys):
-    """armar with a points file (what `make grading PUNTOS=...` runs), then a folder like Classroom's download: Ana
-    handed in twice (the later is graded), Bruno once, and someone handed in the lesson notebook itself."""
+    """End to end on the real notebook 03 (its exercises read from it: the first worth 1 point, the last 2, any
+    other left as practice): armar with a points file (what `make grading PUNTOS=...` runs), then a folder like
+    Classroom's download: Ana handed in twice (the later is graded), Bruno once, and someone handed in the lesson
+    notebook itself."""
     pytest.importorskip("otter", reason="otter-grader is the docente extra")
+    stem = REAL_03.stem
+    first, *_, second = grading.exercises(load(REAL_03))
     points = tmp_path / "puntos.ini"
-    points.write_text("[03_layernorm]\nlayer_norm = 1\nrms_norm = 2\n", encoding="utf-8")
+    points.write_text(f"[{stem}]\n{first.name} = 1\n{second.name} = 2\n", encoding="utf-8")
     build = tmp_path / "build"
     assert main(["armar", "--raiz", str(ROOT), "--salida", str(build), "--puntos", str(points)]) == 0
-    assert sorted(p.name for p in build.iterdir()) == ["03_layernorm"]
-    student = json.loads((build / "03_layernorm" / "03_layernorm.ipynb").read_text(encoding="utf-8"))
-    first, second = grading.exercises(student)
-    ref = {ex.stub: grading.reference_code(ex) for ex in (first, second)}
+    assert sorted(p.name for p in build.iterdir()) == [stem]
+    student = json.loads((build / stem / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    by_name = {ex.name: ex for ex in grading.exercises(student)}
+    first, second = by_name[first.name], by_name[second.name]
+    ref = {ex.stub: reference(ex) for ex in (first, second)}
     wrong, _ = mistake_source(second)
     folder = tmp_path / "entregas"
-    submission(student, folder / "Ana", "Ana Pérez", {**ref, second.stub: wrong}, file="Copia de 03_layernorm.ipynb",
+    submission(student, folder / "Ana", "Ana Pérez", {**ref, second.stub: wrong}, file=f"Copia de {stem}.ipynb",
                printed="2026-03-10T10:00:00-03:00")
-    submission(student, folder / "Ana", "Ana Pérez", ref, file="Copia de 03_layernorm (1).ipynb",
+    submission(student, folder / "Ana", "Ana Pérez", ref, file=f"Copia de {stem} (1).ipynb",
                printed="2026-03-10T11:00:00-03:00")
     submission(student, folder / "Bruno", "Bruno Díaz", {first.stub: ref[first.stub]},
-               file="Copia de 03_layernorm.ipynb", printed="2026-03-09T18:00:00-03:00")
+               file=f"Copia de {stem}.ipynb", printed="2026-03-09T18:00:00-03:00")
     (folder / "otro").mkdir()
-    (folder / "otro" / "03_layernorm.ipynb").write_text(NB.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "otro" / f"{stem}.ipynb").write_text(REAL_03.read_text(encoding="utf-8"), encoding="utf-8")
     capsys.readouterr()
     assert main(["calificar", str(folder), "--tarea", str(build), "--csv", str(tmp_path / "notas.csv"),
                  "-j", "2", "--tiempo", str(LOOP_TIMEOUT_S)]) == 0
     said = capsys.readouterr().out
-    assert "2 entregas de 03_layernorm: califiqué la última, Ana/Copia de 03_layernorm (1).ipynb" in said, said
-    assert "ojo, otro/03_layernorm.ipynb: tiene las soluciones de la lección" in said, said
+    assert f"2 entregas de {stem}: califiqué la última, Ana/Copia de {stem} (1).ipynb" in said, said
+    assert f"ojo, otro/{stem}.ipynb: tiene las soluciones de la lección" in said, said
     assert "quién es quién" not in said, said  # each copy's folder names the person its name cell does
     table = list(csv.DictReader((tmp_path / "notas.csv").open(encoding="utf-8-sig")))
-    got = [(r["estudiante"], r["layer_norm"], r["rms_norm"], r["total"], r["de"]) for r in table]
+    got = [(r["estudiante"], r[first.name], r[second.name], r["total"], r["de"]) for r in table]
     assert got == [("Ana Pérez", "1", "2", "3", "3"), ("Bruno Díaz", "1", "0", "1", "3"),
-                   ("(sin nombre: otro/03_layernorm.ipynb)", "0", "0", "0", "3")], got
+                   (f"(sin nombre: otro/{stem}.ipynb)", "0", "0", "0", "3")], got
     ana, bruno, teacher = table
-    assert "no califiqué Ana/Copia de 03_layernorm.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
+    assert f"no califiqué Ana/Copia de {stem}.ipynb" in ana["reentregas"] and bruno["reentregas"] == ""
     assert ana["hora de entrega"].endswith("(hora que imprimió la celda del nombre)"), ana["hora de entrega"]
     assert ana["hora de entrega"].startswith("2026-03-10") and ana["alertas"] == bruno["alertas"] == ""
-    assert "copia del docente" in teacher["alertas"] and "Completá la celda de arriba" in bruno["mensaje rms_norm"]
+    assert "copia del docente" in teacher["alertas"]
+    assert "Completá la celda de arriba" in bruno[f"mensaje {second.name}"]
     feedback = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "devoluciones").iterdir()}
     assert sorted(feedback) == ["ana_perez_l-ana_perez.txt", "bruno_diaz_l-bruno_diaz.txt",
-                                "otro_03_layernorm.ipynb.txt"]
-    assert "03_layernorm: 1 de 3 puntos." in feedback["bruno_diaz_l-bruno_diaz.txt"]
-    assert "rms_norm: todavía no. Completá la celda de arriba" in feedback["bruno_diaz_l-bruno_diaz.txt"]
+                                f"otro_{stem}.ipynb.txt"]
+    assert f"{stem}: 1 de 3 puntos." in feedback["bruno_diaz_l-bruno_diaz.txt"]
+    assert f"{second.name}: todavía no. Completá la celda de arriba" in feedback["bruno_diaz_l-bruno_diaz.txt"]
 
 
 def _local_server():
@@ -305,12 +299,12 @@ def test_a_submission_cannot_reach_the_network_nor_take_the_memory(tmp_path):
              "timeout=5)\n    red = 'conecté'\nexcept OSError as e:\n    red = f'sin red ({type(e).__name__})'\n"
              "try:\n    lleno = bytearray(10 * 2**30)\n    memoria = 'reservé 10 GB'\nexcept MemoryError:\n"
              "    memoria = 'sin memoria'\nraise RuntimeError(f'{red}; {memoria}')\n")
-    student = grading.student_copy(load(NB), NB.stem)
-    first = grading.exercises(student)[0]
+    copy = student()
+    first = grading.exercises(copy)[0]
     # in the cell that defines the answer: a graded run always runs it
-    path = submission(student, tmp_path, "sandbox", {first.stub: f"{grading.reference_code(first)}\n{probe}"})
+    path = submission(copy, tmp_path, "sandbox", {first.stub: f"{reference(first)}\n{probe}"})
     try:
-        r = grading.grade(path, grading.exercises(student), LOOP_TIMEOUT_S, protect=protect)
+        r = grading.grade(path, grading.exercises(copy), LOOP_TIMEOUT_S, protect=protect)
     finally:
         server.shutdown()
     said = " ".join(r.problems)

@@ -7,8 +7,9 @@ import json
 
 import pytest
 from conftest import ROOT
+from grading_fixtures import lesson_notebook
 
-from helpers import grading
+from helpers import grading, lesson
 from helpers.grading._needed import needed
 
 
@@ -61,23 +62,46 @@ def test_markdown_cells_are_never_run():
     assert needed(nb, {0, 1}, {"f"}) == [1]
 
 
-@pytest.mark.parametrize("stem, skipped, kept", [
-    ("05_norm_placement", "def entrenar(", None),         # section 3 trains two 12-layer stacks for its picture
-    ("02_residual_stream", "helpers.depth.Stack(", None),  # section 6's 96-layer stacks
-    # BloquePre subclasses nn.Module, not BloquePaper; BloquePaper's cell runs because both classes assign
-    # `self.x = ...`, which the reader takes for a shared global `self` (one cell too many, no training); section
-    # 4's twelve-block stacks are skipped
-    ("04_encoder_block", "desvio_por_bloque(", "class BloquePaper("),
-    ("04b_gpt_con_mascara", "train_pair(", None),         # section 1's two GPTs, 600 steps (moved from 04)
-])
-def test_the_lessons_graded_runs_skip_their_training(stem, skipped, kept):
-    nb = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
-    student = grading.student_copy(nb, stem)
+# What the lessons train or build big for their pictures (05 section 3's two 12-layer stacks, 02's 96-layer
+# stacks, 04's pairs), wherever a split puts it. 04's BloquePaper cell runs in a graded run (BloquePre subclasses
+# nn.Module, not BloquePaper, but both assign `self.x = ...`, which the reader takes for a shared global `self`):
+# one cell too many, no training.
+TRAINING = ("def entrenar(", "helpers.depth.Stack(", "train_pair(", "desvio_por_bloque(")  # 04 §4: 12-block stacks
+
+
+def _graded_run(path):
+    """(the student copy's cell sources, the cells a graded run of it executes)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    student = grading.student_copy(nb, path.stem)
     tasks = grading.exercises(student)
     src = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in student["cells"]]
     setup = next(i for i, s in enumerate(src) if "import helpers" in s)
     keep = needed(student["cells"], {setup} | {t.stub for t in tasks} | {t.check for t in tasks},
                   {"helpers"} | {t.variable for t in tasks})
-    assert any(skipped in s for s in src) and not any(skipped in src[i] for i in keep)
-    assert kept is None or any(kept in src[i] for i in keep)
     assert {t.stub for t in tasks} | {t.check for t in tasks} <= set(keep)
+    return src, keep
+
+
+@pytest.mark.parametrize("path", lesson.notebooks(ROOT / "notebooks"), ids=lambda p: p.stem)
+def test_the_lessons_graded_runs_skip_their_training(path):
+    """On each real lesson notebook: no cell that trains (TRAINING) is in its graded run."""
+    src, keep = _graded_run(path)
+    assert not [i for i in keep if any(t in src[i] for t in TRAINING)], path.name
+
+
+def test_the_lessons_train_where_the_test_looks():
+    """Each TRAINING marker is in some lesson notebook's student copy, so the test above has something to skip."""
+    found = {t for path in lesson.notebooks(ROOT / "notebooks") for s in _graded_run(path)[0] for t in TRAINING
+             if t in s}
+    assert found == set(TRAINING), set(TRAINING) - found
+
+
+def test_a_graded_run_skips_a_cell_that_trains(tmp_path):
+    """On a synthetic lesson: a training loop between the setup and the exercises is not run; the rest is."""
+    nb = lesson_notebook()
+    nb["cells"].insert(2, {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source":
+                           "def entrenar(pasos):\n    return sum(range(pasos))\n\nperdida = entrenar(10**13)"})
+    path = tmp_path / "91_sintetico.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    src, keep = _graded_run(path)
+    assert [i for i, s in enumerate(src) if "def entrenar(" in s] and not any("def entrenar(" in src[i] for i in keep)

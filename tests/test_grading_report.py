@@ -3,7 +3,9 @@ real by ``calificar`` (three notebooks, an untouched copy, the teacher's copy), 
 built with, in the same order, from the fresh run and from its CSV, and -j 1 the same as -j 2; names only on
 request; one file that asks nothing of the network; and a Spanish error naming what is wrong with a CSV of another
 tool or version, an empty class, or a mistake this version does not know (counted as «otro error», never dropped).
-The other tests use a made-up class (tests/report_class.py) and no kernel."""
+The class hands in copies of synthetic lessons (tests/grading_fixtures.py) under three of the series' stems, with the
+exercises named in SERIES: no change to a lesson notebook changes it. The other tests use a made-up class
+(tests/report_class.py) and no kernel."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import textwrap
 import time
 
 import pytest
-from conftest import ROOT, load
+from grading_fixtures import lesson_notebook
 from report_class import made_up
 
 import helpers.check
@@ -57,7 +59,7 @@ def as_learner(name: str, key: str) -> str:
 
 def hand_in(folder, stem: str, who: str, answers: dict[str, str]) -> None:
     """A student copy of ``stem`` signed by ``who``; ``answers``: exercise -> "ref", a gallery key, or code."""
-    student = grading.student_copy(load(ROOT / "notebooks" / f"{stem}.ipynb"), stem)
+    student = grading.student_copy(lesson_notebook(SERIES[stem]), stem)
     cell = next(c for c in student["cells"] if c["cell_type"] == "code")
     cell["source"] = cell["source"].replace('NOMBRE = ""', f"NOMBRE = {who!r}").replace(
         'LEGAJO = ""', f"LEGAJO = {str(NAMES.index(who) + 1)!r}")
@@ -75,6 +77,9 @@ def hand_in(folder, stem: str, who: str, answers: dict[str, str]) -> None:
     path.write_text(json.dumps(student, ensure_ascii=False), encoding="utf-8")
 
 
+# the synthetic lessons: stem -> its exercises (helpers.check's checkers, cheap: no training)
+SERIES = {"01_ffn": ("ffn", "ffn_count"), "03_layernorm": ("layer_norm", "rms_norm"),
+          "05_norm_placement": ("escape_step", "warmup")}
 RAISES = "def params_ffn(d_model, d_ff):\n    raise ValueError('todavía no')\n"
 CLASS = {  # who -> notebook -> exercise -> answer
     "Ana Pérez": {"03_layernorm": {"layer_norm": "unbiased_variance", "rms_norm": "ref"},
@@ -89,7 +94,7 @@ CLASS = {  # who -> notebook -> exercise -> answer
     "Eva Luna": {"01_ffn": {"ffn": "ref", "ffn_count": RAISES}},
     "Fede Paz": {"03_layernorm": {}},  # the copy as handed out, untouched
 }
-# ...and the lesson notebook 03 itself, handed in by someone: graded, untouched, with its alert
+# ...and the (synthetic) lesson notebook 03 itself, handed in by someone: graded, untouched, with its alert
 EXPECTED = [  # ordered by share missed (then count, then the series' order); parts: right, named by count, rest
     ("ffn_count", "right", 0), ("ffn_count", "no_biases", 2), ("ffn_count", "other", 1),
     ("ffn_count", "not_attempted", 0),
@@ -113,7 +118,7 @@ def graded_class(tmp_path_factory):
     for who, notebooks in CLASS.items():
         for stem, answers in notebooks.items():
             hand_in(folder, stem, who, answers)
-    shutil.copy(ROOT / "notebooks" / "03_layernorm.ipynb", folder / "03_layernorm.ipynb")
+    (folder / "03_layernorm.ipynb").write_text(json.dumps(lesson_notebook(SERIES["03_layernorm"])), encoding="utf-8")
     start = time.perf_counter()
     assert main(["calificar", str(folder), "--csv", str(tmp / "notas.csv"), "-j", "2", "--tiempo",
                  str(TIMEOUT_S)]) == 0

@@ -1,7 +1,10 @@
 """A class's rows and feedback (helpers.grading._class, _identity, _cli) without running a kernel: one row per
 student (a submission without id joins its name's, ids compared by their digits, two ids under one name said),
 feedback with the total and the missing notebooks, times in a named zone, output paths checked before grading,
-problems named by the notebook's own cell. Grades come from a stand-in for the kernels (``graded_as``)."""
+problems named by the notebook's own cell. Grades come from a stand-in for the kernels (``graded_as``); the copies
+are of synthetic lessons (tests/grading_fixtures.py) under three of the series' stems, with the exercises named in
+SERIES, so no change to a lesson notebook changes them. test_the_guides_cell_numbers_are_those_of_03s_student_copy
+reads the real notebook 03 (the guide quotes its cells)."""
 
 from __future__ import annotations
 
@@ -12,19 +15,27 @@ import json
 import shutil
 
 import pytest
-from conftest import NOTEBOOKS, ROOT, load
+from conftest import ROOT, load
+from grading_fixtures import lesson_notebook
 
 from helpers import grading
 from helpers.grading import _cli
 from helpers.grading.__main__ import main
 
-STEMS = {p.stem: p for p in NOTEBOOKS}
+# the synthetic lessons' stems and exercises (no kernel runs them here: any checker will do)
+SERIES = {"01_ffn": ("ffn", "ffn_count"), "02_residual_stream": ("depth_step", "residual_pre"),
+          "03_layernorm": ("layer_norm", "rms_norm")}
+
+
+def copy_of(stem: str, version: str = ""):
+    """The student copy of the synthetic lesson ``stem``."""
+    return grading.student_copy(lesson_notebook(SERIES[stem]), stem, None, version)
 
 
 def handed_in(folder, stem: str, name: str, legajo: str = "", printed: str = "2026-03-10T10:00:00-03:00",
               file: str | None = None):
     """A student copy of ``stem`` with its name cell filled in and the time it printed when run."""
-    student = grading.student_copy(load(STEMS[stem]), stem, None, "9.9.9")
+    student = copy_of(stem, "9.9.9")
     cell = next(c for c in student["cells"] if c["cell_type"] == "code")
     cell["source"] = cell["source"].replace('NOMBRE = ""', f"NOMBRE = {name!r}").replace(
         'LEGAJO = ""', f"LEGAJO = {legajo!r}")
@@ -103,7 +114,7 @@ def test_two_ids_under_one_name_are_two_rows_and_said(tmp_path):
 
 def test_the_feedback_says_the_total_and_what_was_not_handed_in(tmp_path):
     a = handed_in(tmp_path, "03_layernorm", "Ema", "9")
-    known = {st: grading._class._assignment(grading.student_copy(load(STEMS[st]), st), st)
+    known = {st: grading._class._assignment(copy_of(st), st)
              for st in ("01_ffn", "03_layernorm")}
     chosen = grading.latest(grading.collect([a], known))
     rows = grading.student_rows(chosen, [result(a, {"layer_norm": 1, "rms_norm": 0})])
@@ -129,7 +140,7 @@ def test_the_feedback_says_a_cut_for_time_however_many_problems_came_first(tmp_p
 
 
 def test_problems_name_the_notebooks_own_cell_and_exercise():
-    student = grading.student_copy(load(STEMS["03_layernorm"]), "03_layernorm")
+    student = copy_of("03_layernorm")
     first, second = grading.exercises(student)
     place = grading._notebook.cell_place
     assert place(student, first.stub) == f"la celda {first.stub + 1} (el «Tu turno» de {first.name})"
@@ -363,10 +374,11 @@ def test_the_guides_cell_numbers_are_those_of_03s_student_copy():
     check."""
     import re
     guide = " ".join((ROOT / "docs" / "docente.md").read_text(encoding="utf-8").split())
-    student = grading.student_copy(load(STEMS["03_layernorm"]), "03_layernorm")
+    real = ROOT / "notebooks" / "03_layernorm.ipynb"
+    student = grading.student_copy(load(real), real.stem)
     first, second = grading.exercises(student)
     place = grading._notebook.cell_place
-    said = re.findall(r"«(la celda \d+ \([^»]*» de layer_norm\)) falló", guide)
+    said = re.findall(rf"«(la celda \d+ \([^»]*» de {first.name}\)) falló", guide)
     assert said == [place(student, first.stub)], said
     cells = list(student["cells"])
     cells.insert(second.check, {"cell_type": "code", "metadata": {}, "source": "def roto(:\n", "outputs": []})

@@ -2,13 +2,13 @@
 behind to reach the next one's kernel, read the teacher's files and environment and write into the repository
 gets nothing, and the next one keeps its points; a cell that swallows the interrupt is cut, and the exercise
 before it keeps its point; where nothing isolates, calificar stops and says what is missing, unless told
---sin-aislar. On notebook 03's student copy, each submission in its own kernel (a few seconds each)."""
+--sin-aislar. On a synthetic lesson's student copy (tests/grading_fixtures.py), each submission in its own kernel
+(a few seconds each)."""
 
 from __future__ import annotations
 
 import csv
 import dataclasses
-import json
 import os
 import shutil
 import sys
@@ -17,19 +17,21 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, load
+from conftest import ROOT
+from grading_fixtures import EXERCISES, reference, student, submission, write_lesson
 
 from helpers import grading
 from helpers.grading import _sandbox
 from helpers.grading.__main__ import main
 
 pytestmark = pytest.mark.grading
-NB = ROOT / "notebooks" / "03_layernorm.ipynb"
-# --tiempo of these runs: 03's slowest needed cell, the setup, takes 0.8 s on a 2-core Zen 1 EPYC, a few s when
-# loaded (its torch is loaded before the first cell, when the kernel starts: helpers.grading._grade._LAUNCHER)
+# --tiempo of these runs: the slowest needed cell, the series' setup cell, takes 0.8 s on a 2-core Zen 1 EPYC, a few
+# s when loaded (torch is loaded before the first cell, when the kernel starts: helpers.grading._grade._LAUNCHER)
 TIEMPO_S = 10
-STARTUP_S = 45  # two kernel starts (torch loaded in each), the cells before the cut twice: 20 s on two cores
-# shared by six sessions
+# a ceiling against a hang, not a speed test (the cut's own time is asserted from what the grader says): ten times
+# what one grading of the cut cell takes here, about 30 s on two busy cores (its kernel start, the cut at
+# TIEMPO_S + KILL_AFTER_S); it was TIEMPO_S + KILL_AFTER_S + 45 s, about twice that
+HANG_S = 300
 
 SPY = r"""
 import glob, os, sys, time
@@ -48,7 +50,7 @@ while time.time() < fin:
             kc.load_connection_file(conexion)
             kc.start_channels()
             kc.execute("import helpers.check as _c\ndef _roto(*a, **k):\n    raise AssertionError('inyectado por "
-                       "otra entrega')\n_c.layer_norm = _c.rms_norm = _roto\n")
+                       "otra entrega')\nfor _n in NOMBRES:\n    setattr(_c, _n, _roto)\n")
             time.sleep(1)
             kc.stop_channels()
             hechos.append(f"inyecté en {conexion}")
@@ -112,21 +114,8 @@ def isolation() -> _sandbox.Protections:
     return protect
 
 
-def student():
-    return grading.student_copy(load(NB), NB.stem)
-
-
 def write(nb, folder: Path, name: str, answers: dict[int, str]) -> Path:
-    nb = json.loads(json.dumps(nb))
-    cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
-    cell["source"] = cell["source"].replace('NOMBRE = ""', f"NOMBRE = {name!r}").replace(
-        'LEGAJO = ""', f"LEGAJO = {'L-' + name!r}")
-    for i, src in answers.items():
-        nb["cells"][i]["source"] = src
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.ipynb"
-    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
-    return path
+    return submission(nb, folder, name, answers)
 
 
 def processes_with(text: str) -> list[str]:
@@ -145,7 +134,7 @@ def spy_and_victim(tmp_path: Path, monkeypatch, options: list[str]) -> dict:
     reference submission; what each got, what the spy saw, what it left."""
     nb = student()
     first, second = grading.exercises(nb)
-    ref = {ex.stub: grading.reference_code(ex) for ex in (first, second)}
+    ref = {ex.stub: reference(ex) for ex in (first, second)}
     marca = uuid.uuid4().hex
     home = tmp_path / "casa"
     home.mkdir()
@@ -155,14 +144,15 @@ def spy_and_victim(tmp_path: Path, monkeypatch, options: list[str]) -> dict:
     folder, report = tmp_path / "entregas", tmp_path / "informe.txt"
     writes = [str(ROOT / f"entrega-{marca}.txt"), str(ROOT / "helpers" / f"entrega-{marca}.txt"),
               os.path.join(sys.prefix, f"entrega-{marca}.txt"), str(home / f"entrega-{marca}.txt")]
-    probe = PROBE.format(spy=SPY, marca=marca, informe=str(report), entregas=str(folder),
-                         reads=[str(home / "secreto.txt"), str(ROOT / "pyproject.toml")], writes=writes)
+    probe = PROBE.format(spy=SPY.replace("NOMBRES", repr(EXERCISES)), marca=marca, informe=str(report),
+                         entregas=str(folder), reads=[str(home / "secreto.txt"), str(ROOT / "pyproject.toml")],
+                         writes=writes)
     write(nb, folder, "a_espia", {first.stub: ref[first.stub] + probe})
     write(nb, folder, "b_victima", ref)
     out = tmp_path / "notas.csv"
     try:
-        assert main(["calificar", str(folder), "--tarea", str(NB), "--csv", str(out), "-j", "1",
-                     "--tiempo", str(TIEMPO_S), *options]) == 0
+        assert main(["calificar", str(folder), "--tarea", str(write_lesson(tmp_path / "raiz")), "--csv", str(out),
+                     "-j", "1", "--tiempo", str(TIEMPO_S), *options]) == 0
         left = processes_with(marca)
         written = [w for w in writes if os.path.exists(w)]
     finally:
@@ -199,7 +189,7 @@ def test_a_submission_cannot_reach_the_next_one_nor_the_teacher(tmp_path, monkey
     assert seen["victim"]["total"] == "2", seen["victim"]
     assert seen["victim"]["problemas"] == "" and "inyectado" not in seen["outputs"]
     assert spy_did_nothing_outside_its_box(seen["spy"]["problemas"]), seen["spy"]["problemas"]
-    assert seen["spy"]["layer_norm"] == "1", seen["spy"]  # its own answer, in the same cell, still counts
+    assert seen["spy"][EXERCISES[0]] == "1", seen["spy"]  # its own answer, in the same cell, still counts
     assert seen["left"] == [] and seen["written"] == [] and seen["report"] == [], seen
     assert "TOKEN-DEL-DOCENTE" not in seen["outputs"]
 
@@ -210,13 +200,12 @@ def test_a_cell_that_swallows_the_interrupt_is_cut_and_the_exercise_before_keeps
     nb = student()
     first, second = grading.exercises(nb)
     loop = "import time\nwhile True:\n    try:\n        time.sleep(0.5)\n    except BaseException:\n        pass\n"
-    path = write(nb, tmp_path, "bucle", {first.stub: grading.reference_code(first),
-                                         second.stub: grading.reference_code(second) + loop})
+    path = write(nb, tmp_path, "bucle", {first.stub: reference(first), second.stub: reference(second) + loop})
     for protect in (None, isolation()):
         start = time.perf_counter()
         r = grading.grade(path, [first, second], timeout=TIEMPO_S, protect=protect)
         took = time.perf_counter() - start
-        assert took < TIEMPO_S + grading._grade.KILL_AFTER_S + STARTUP_S, (protect, took)
+        assert took < HANG_S, (protect, took)
         assert r.points == {first.name: 1, second.name: 0}, (protect, r)
         cut = [p for p in r.problems if "se cortó a los" in p]
         assert len(cut) == 1 and f"la celda {second.stub + 1} se cortó a los" in cut[0], (protect, r.problems)
@@ -231,7 +220,7 @@ def test_side_by_side_sandboxes_give_what_one_kernel_at_a_time_gives(tmp_path):
     protect = isolation()
     nb = student()
     first, second = grading.exercises(nb)
-    ref = {ex.stub: grading.reference_code(ex) for ex in (first, second)}
+    ref = {ex.stub: reference(ex) for ex in (first, second)}
     paths = [write(nb, tmp_path, "ref", ref), write(nb, tmp_path, "mal", {first.stub: ref[first.stub]}),
              write(nb, tmp_path, "rota", {**ref, second.stub: ref[second.stub] + "\nwhile True:\n    pass\n"})]
     plain = grading.grade_all(paths, [first, second], TIEMPO_S, say=lambda line: None, jobs=1)
@@ -246,7 +235,7 @@ def test_without_isolation_calificar_stops_and_says_what_is_missing(tmp_path, mo
     folder = tmp_path / "entregas"
     folder.mkdir()
     (folder / "roto.ipynb").write_text("esto no es un notebook", encoding="utf-8")
-    args = ["calificar", str(folder), "--csv", str(tmp_path / "n.csv"), "--tarea", str(NB)]
+    args = ["calificar", str(folder), "--csv", str(tmp_path / "n.csv"), "--tarea", str(write_lesson(tmp_path / "raiz"))]
     assert main(args) == 2
     said = capsys.readouterr()
     assert missing in said.err and "--sin-aislar" in said.err and not (tmp_path / "n.csv").exists(), said

@@ -1,5 +1,7 @@
 """The student copies (helpers.grading): every lesson notebook gives one with no reference answer in its cells,
-outputs or metadata, graded mode on, and each "Tu turno" found; otter's master notebook is built from the same."""
+outputs or metadata, graded mode on, and each "Tu turno" found; otter's master notebook is built from the same.
+The tests parametrized by ``copies`` and test_a_student_copy_has_no_colab_badge_to_the_lesson_notebook read every
+real lesson notebook (its exercises read from it); the others use a synthetic lesson (tests/grading_fixtures.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import re
 
 import pytest
 from conftest import NOTEBOOKS, load
+from grading_fixtures import STEM, lesson_notebook
+from grading_fixtures import student as synthetic_copy
 
 from helpers import grading, lesson
 
@@ -62,7 +66,7 @@ def test_no_reference_line_anywhere_in_the_student_copy(copies):
 
 
 def test_the_leak_test_sees_an_answer_line_kept_in_a_cell():
-    nb = load(NOTEBOOKS[2])
+    nb = lesson_notebook()
     student = grading.student_copy(nb)
     ex = grading.exercises(student)[0]
     line = sorted(answer_lines(nb, student)[ex.name])[0]
@@ -182,22 +186,23 @@ def test_a_wrong_points_file_says_what_and_what_is_valid(tmp_path, text, said):
 
 
 def test_an_exercise_left_out_stays_as_practice():
-    nb = load(NOTEBOOKS[2])
-    student = grading.student_copy(nb, "03_layernorm", {"rms_norm": 2}, "9.9.9")
+    nb = lesson_notebook()
+    first, second = grading.exercises(nb)
+    student = grading.student_copy(nb, STEM, {second.name: 2}, "9.9.9")
     first, second = grading.exercises(student)
     stubs = {ex.name: lesson.source(nb["cells"][ex.stub]) for ex in grading.exercises(nb)}
     assert student["cells"][first.stub]["source"] == lesson.stub_labelled(stubs[first.name],
                                                                           "práctica: no entra en la nota")
     assert student["cells"][second.stub]["source"] == lesson.stub_labelled(stubs[second.name], "2 puntos")
     assert "(2 puntos)" in student["cells"][second.stub]["source"].splitlines()[0]
-    assert student["metadata"][grading.MARKER_KEY]["puntos"] == {"rms_norm": 2}
+    assert student["metadata"][grading.MARKER_KEY]["puntos"] == {second.name: 2}
     master = grading.master_notebook(nb, "x", student)
     questions = [c["source"] for c in master["cells"] if c["source"].startswith("# BEGIN QUESTION")]
-    assert questions == ["# BEGIN QUESTION\nname: rms_norm\npoints: 2\ncheck_cell: false"]
+    assert questions == [f"# BEGIN QUESTION\nname: {second.name}\npoints: 2\ncheck_cell: false"]
 
 
-def _handed_in(tmp_path, name, legajo="", when=None, printed=None, file="Copia de 03_layernorm.ipynb"):
-    student = grading.student_copy(load(NOTEBOOKS[2]), "03_layernorm", None, "9.9.9")
+def _handed_in(tmp_path, name, legajo="", when=None, printed=None, file=f"Copia de {STEM}.ipynb"):
+    student = synthetic_copy(version="9.9.9")
     cell = next(c for c in student["cells"] if c["cell_type"] == "code")
     cell["source"] = cell["source"].replace('NOMBRE = ""', f'NOMBRE = "{name}"').replace(
         'LEGAJO = ""', f'LEGAJO = "{legajo}"')
@@ -214,7 +219,7 @@ def _handed_in(tmp_path, name, legajo="", when=None, printed=None, file="Copia d
 def test_the_name_and_time_come_from_the_notebook_not_the_file(tmp_path):
     path = _handed_in(tmp_path, "  Ana   Pérez ", "L-12", when=1_767_000_000_000, printed="2025-01-01T10:00:00-03:00")
     who = grading.identify(json.loads(path.read_text(encoding="utf-8")), path)
-    assert (who.name, who.student_id, who.notebook) == ("Ana Pérez", "L-12", "03_layernorm")
+    assert (who.name, who.student_id, who.notebook) == ("Ana Pérez", "L-12", STEM)
     assert who.time.timestamp() == 1_767_000_000 and who.time_source == "hora de la última celda corrida"
     path = _handed_in(tmp_path, "Ana", printed="2025-01-01T10:00:00-03:00")
     who = grading.identify(json.loads(path.read_text(encoding="utf-8")), path)
@@ -232,13 +237,13 @@ def test_a_resubmission_keeps_the_latest_and_says_so(tmp_path):
     assert sorted(s.path for s in chosen) == sorted([new, other])
     note = next(s.note for s in chosen if s.path == new)
     # each file by its path within the submissions' folder (here, their common parent)
-    assert note.startswith("2 entregas de 03_layernorm: califiqué la última, b/x (1).ipynb"), note
+    assert note.startswith(f"2 entregas de {STEM}: califiqué la última, b/x (1).ipynb"), note
     assert f"no califiqué a/{old.name}" in note, note
 
 
 def test_the_teachers_copy_is_flagged_and_the_students_is_not():
-    lesson = load(NOTEBOOKS[2])
-    student = grading.student_copy(lesson, "03_layernorm", None, "9.9.9")
+    lesson = lesson_notebook()
+    student = grading.student_copy(lesson, STEM, None, "9.9.9")
     assert grading.alerts(student) == []
     said = " ".join(grading.alerts(lesson))
     assert "copia del docente" in said and "marca de la copia para entregar" in said
