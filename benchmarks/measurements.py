@@ -108,8 +108,13 @@ PLANS = {
 }
 
 
-def row_minutes(stem: str, chosen: list) -> int:
+WHOLE = "todo"  # a plan row that explains its notebook whole (every part but «Para ir más lejos»)
+
+
+def row_minutes(stem: str, chosen: list | str) -> int:
     words, tasks = parts(stem)
+    if chosen == WHOLE:
+        return sum(reading(stem)[2:])
 
     def taken(key):
         return any(key[0] == p if isinstance(p, str) else key == p for p in chosen)

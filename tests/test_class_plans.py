@@ -16,7 +16,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 # The rule and the word counter are the guide's reading table's too (benchmarks/measurements.py makes that table)
-from measurements import PACE, PLANS, RUN_MIN, TU_TURNO_MIN, plan_ranges  # noqa: E402
+from measurements import PACE, PLANS, RUN_MIN, TU_TURNO_MIN, WHOLE, core_stems, plan_ranges  # noqa: E402
 
 GUIDE = ROOT / "docs" / "docente.md"
 
@@ -52,3 +52,16 @@ def test_the_rule_is_the_one_the_guide_states():
     assert f"{PACE} palabras por minuto" in text and f"{TU_TURNO_MIN} minutos por cada \"Tu turno\"" in text
     assert f"{RUN_MIN} minuto por notebook" in text
 
+
+
+def test_the_three_hour_plan_runs_the_whole_core_and_the_two_hour_one_names_its_homework():
+    """Issue 51: the core fits one sitting, so the 3-hour class explains every core notebook whole; the 2-hour class
+    cuts, and the guide names what it leaves as homework; the «Para ir más lejos» notebooks have their own list."""
+    length, rows = PLANS["Clase de 3 horas"]
+    whole = [stem for stem, what in rows if what == WHOLE]
+    assert whole == core_stems(), f"the 3-hour plan explains whole {whole}, not the core {core_stems()}"
+    text = GUIDE.read_text(encoding="utf-8")
+    two = text[text.index("**Clase de 2 horas**"):text.index("**Clase de 3 horas**")]
+    assert "tarea" in two, "the 2-hour plan names what it leaves as homework"
+    deep = [p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]b_*.ipynb")]
+    assert all(f"{stem}.ipynb" in text for stem in deep), f"the guide lists every deep dive: {deep}"
