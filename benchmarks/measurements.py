@@ -328,7 +328,7 @@ def columns(runs: list[dict]) -> tuple[dict, list[dict]]:
     per machine label; the reference (the columns with the slowest cell and the sections) is the newest that has
     them."""
     quiet = [r for r in published(runs, "notebooks")
-             if not r.get("loaded") and set(stems()) <= set(r["figures"]["notebooks"])]
+             if not r.get("loaded") and set(core_stems()) <= set(r["figures"]["notebooks"])]
     newest = {}
     for r in quiet:  # in the file's order: later runs replace earlier ones
         newest[label(r["machine"])] = r
@@ -352,10 +352,11 @@ def headings(stem: str) -> dict[str, str]:
 
 def where(section: str, titles: bool = False, stem: str = "") -> str:
     """A section as a run recorded it ("6. Sin máscara, …"), named by its number and, with ``titles``, by the title
-    the notebook gives it now (a run keeps the title of its day)."""
+    the run recorded: sections move between notebooks (04's section 6 went to 04b), so today's title under the same
+    number can name another section."""
     m = re.match(r"(\d+)\.\s*(.*)", section)
     if m:
-        return f"la sección {m[1]}" + (f" («{headings(stem).get(m[1], m[2])}»)" if titles else "")
+        return f"la sección {m[1]}" + (f" («{m[2]}»)" if titles else "")
     return "la preparación" if section == "preparación" else f"«{section}»"
 
 
@@ -378,14 +379,17 @@ def render_computo(runs: list[dict]) -> str:
             f"dónde se va el tiempo ({name})"]
     rows = ["| notebook | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
     for stem in stems():
+        if stem not in ref["figures"]["notebooks"]:  # a notebook newer than the run: no figure until one measures it
+            rows.append(f"| {lesson.prefix(stem)} | sin medir todavía |" + " |" * (len(head) - 1))
+            continue
         f = ref["figures"]["notebooks"][stem]
         slow = f"{segundos(f['slowest']['s'])}, en {where(f['slowest']['section'])}"
         other = [spread_s(r["figures"]["notebooks"][stem]["wall_s"]) if stem in r["figures"]["notebooks"] else "—"
                  for r in others]
         top = sorted(((s, n) for n, s in f["sections_s"].items() if round(s) >= 1), reverse=True)[:3]
         spent = "; ".join(f"{where(n, titles=True, stem=stem)}, {segundos(s)}" for s, n in top)
-        rows.append(f"| {stem[:2]} | {spread_s(f['wall_s'])} | {slow} | {' | '.join(other)}{' | ' if other else ''}"
-                    f"{spent} |")
+        between = " | ".join(other) + (" | " if other else "")
+        rows.append(f"| {lesson.prefix(stem)} | {spread_s(f['wall_s'])} | {slow} | {between}{spent} |")
 
     legend = ("Cada columna es la corrida más nueva de esa máquina en "
               "[benchmarks/measurements.json](../benchmarks/measurements.json): "
@@ -404,8 +408,8 @@ def older(runs: list[dict]) -> str:
     if len(before) == 1 and "" not in before:
         n = len(runs)
         every = "La corrida es" if n == 1 else f"Las {NUMBERS.get(n, n)} corridas son"
-        return (f" {every} de antes de la versión {before.pop()}, con los notebooks de entonces (los títulos de las "
-                "secciones son los de ahora).")
+        return (f" {every} de antes de la versión {before.pop()}, con los notebooks de entonces: las secciones, con "
+                "sus números y sus títulos de entonces.")
     return "".join(f" La de {label(r['machine'])} es de antes de la versión {before_release(r)}."
                    for r in runs if before_release(r))
 
