@@ -5,6 +5,7 @@ A cell's roles, any of them together::
 
     {"exercise": {"name": "layer_norm", "part": "stub"},  # a «Tu turno»: its prompt, stub, check or solution
      "bets": {"01-relu": "answer", "01-nunca": "answer"},  # predictions.json keys it asks ("question") or answers
+                                                           # (its answer region: code and markdown, up to a heading)
      "claims": true,                                       # a claims cell: hidden helpers.claim calls
      "exercise_answer": true}                              # an «Ejercicios» answer: stored without its output
 
@@ -275,8 +276,10 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
                       and not source(cells[j]).startswith(_ASK)), None)
         if not bet.answers or bet.answers[0] != first:
             out.append(f"bet {key!r}: the first cell answering it is the code cell right after the question, {first}")
-        out += [f"bet {key!r}: cell {i} answers it but is not a code cell below the question" for i in bet.answers
-                if i <= at or cells[i].get("cell_type") != "code"]
+        out += [f"bet {key!r}: cell {i} answers it but is not a code or markdown cell below the question"
+                for i in bet.answers if i <= at or cells[i].get("cell_type") not in ("code", "markdown")]
+        out += [f"bet {key!r}: cell {i} answers it but opens a heading, where an answer region ends"
+                for i in bet.answers if cells[i].get("cell_type") == "markdown" and source(cells[i]).startswith("#")]
     return out
 
 
