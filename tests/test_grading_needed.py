@@ -63,7 +63,7 @@ def test_markdown_cells_are_never_run():
 
 @pytest.mark.parametrize("stem, skipped, kept", [
     ("05_norm_placement", "def entrenar(", None),         # section 3 trains two 12-layer stacks for its picture
-    ("02_residual_stream", "helpers.depth.Stack(", None),  # section 6's 96-layer stacks
+    ("02b_96_capas", "helpers.depth.Stack(", None),  # its 96-layer stacks (section 6 of 02 until 02b took them)
     # BloquePre subclasses nn.Module, not BloquePaper; BloquePaper's cell runs because both classes assign
     # `self.x = ...`, which the reader takes for a shared global `self` (one cell too many, no training)
     ("04_encoder_block", "train_pair(", "class BloquePaper("),
