@@ -1,4 +1,4 @@
-"""Notebook 02's four stacks at any depth: plain, residual only, LayerNorm only, and both (pre-norm), each a
+"""Notebook 02b's four stacks at any depth: plain, residual only, LayerNorm only, and both (pre-norm), each a
 ``step`` away from the others; measured at initialization and trained on the spirals.
 
     python -m helpers.depth        # the stored depth-96 runs, helpers/data/depth96.json: 8 runs, 33 min on a busy

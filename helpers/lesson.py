@@ -5,6 +5,7 @@ A cell's roles, any of them together::
 
     {"exercise": {"name": "layer_norm", "part": "stub"},  # a «Tu turno»: its prompt, stub, check or solution
      "bets": {"01-relu": "answer", "01-nunca": "answer"},  # predictions.json keys it asks ("question") or answers
+                                                           # (its answer region: code and markdown, up to a heading)
      "claims": true,                                       # a claims cell: hidden helpers.claim calls
      "exercise_answer": true}                              # an «Ejercicios» answer: stored without its output
 

@@ -1,4 +1,4 @@
-"""helpers.check.depth_step (notebook 02, section 6): one layer of the four stacks, paso_variante(h, subcapa, ln,
+"""helpers.check.depth_step (notebook 02b, section 1): one layer of the four stacks, paso_variante(h, subcapa, ln,
 residual, norma). The gallery-wide rules (each mistake named, stubs, timeouts) run for it in tests/test_check.py."""
 
 from __future__ import annotations

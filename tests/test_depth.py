@@ -74,7 +74,7 @@ def test_measure_gives_every_layers_gradient_and_the_first_is_grad_first():
 
 
 def test_backward_factors_split_each_layer_into_its_layernorm_and_its_sublayer():
-    """Notebook 02's mechanism for the LayerNorm-only stack: going back, each LayerNorm multiplies the gradient by
+    """Notebook 02b's mechanism for the LayerNorm-only stack: going back, each LayerNorm multiplies the gradient by
     about 1/σ of what it read, the sublayer by less, and their product is each layer's factor; more than 1 with
     default and He weights alike (the LayerNorm undoes the weights' scale), so the first layer's gradient explodes."""
     x, y = depth._spirals()[2:]
@@ -124,7 +124,7 @@ def test_the_residual_stacks_stream_is_measured_past_float32():
 
 
 def test_one_adam_step_on_layer_1_upsets_only_the_layernorm_only_stack():
-    """Notebook 02's reason why a huge gradient hurts under Adam: one step of lr on layer 1 changes the LayerNorm-only
+    """Notebook 02b's reason why a huge gradient hurts under Adam: one step of lr on layer 1 changes the LayerNorm-only
     stack's output by about its own size, pre-norm's by a few percent; the model is left as it was."""
     x, y = depth._spirals()[2:]
     x, y = x[:64], y[:64]
@@ -137,8 +137,9 @@ def test_one_adam_step_on_layer_1_upsets_only_the_layernorm_only_stack():
 
 
 def test_a_stack_runs_on_the_step_it_is_given():
-    """Notebook 02 builds its stacks with the learner's paso_variante once it passes (helpers.check.depth_step.working):
-    the exercise's reference gives the same stream as helpers.depth.step, and another step changes it."""
+    """Notebook 02b builds its stacks with the learner's paso_variante once it passes
+    (helpers.check.depth_step.working): the exercise's reference gives the same stream as helpers.depth.step, and
+    another step changes it."""
     x = depth._spirals()[2][:16]
     for variant in depth.VARIANTS:
         ours, reference = depth.Stack(variant, 6), depth.Stack(variant, 6, step=depth_step.paso_variante)

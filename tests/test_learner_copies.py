@@ -62,7 +62,8 @@ def claim_texts(source: str) -> list[str]:
 
 
 def claims_naming(nb: dict, ids, phrases) -> list[tuple[str, str, str]]:
-    """(cell id, claim text, phrase) for each claim in the cells ``ids`` whose text holds one of ``phrases``."""
+    """(cell id, claim text, phrase) for each claim in the cells ``ids`` whose text holds one of ``phrases`` (a
+    markdown cell of an answer region holds no claim)."""
     cells = by_id(nb)
     code = [i for i in ids if cells[i]["cell_type"] == "code"]  # the region's markdown reads the answer: no claims
     return [(i, t, p) for i in code for t in claim_texts(text(cells[i])) for p in phrases if p in t.lower()]

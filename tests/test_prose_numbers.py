@@ -39,6 +39,13 @@ EXEMPT = {
         "2020": "year of Xiong et al. (Papers list)",
         "18": "ResNet paper's plain network depth, cited (He et al. 2016)",
         "34": "ResNet paper's plain network depth, cited (He et al. 2016)",
+        "96": "GPT-3's depth, the stacks of the deep dive 02b that section 5 points to",
+    },
+    "02b_96_capas.ipynb": {
+        "2014": "year of the Adam paper (Papers list)",
+        "2015": "year of He et al.'s initialisation paper (Papers list)",
+        "2016": "year of the ResNet paper (He et al.) and of LayerNorm (Ba et al.)",
+        "2020": "year of GPT-3 (Brown et al.) and of Xiong et al. (Papers list)",
     },
     "03_layernorm.ipynb": {
         "2015": "year of the BatchNorm paper (Ioffe and Szegedy)",

@@ -13,6 +13,7 @@ __all__ = ["NOTEBOOKS", "OTHER", "entry", "other_label", "problems"]
 NOTEBOOKS = {
     "01": ("01_ffn", "La feed-forward network"),
     "02": ("02_residual_stream", "El residual stream"),
+    "02b": ("02b_96_capas", "96 capas, pieza por pieza"),
     "03": ("03_layernorm", "LayerNorm a mano"),
     "04": ("04_encoder_block", "El bloque encoder, contra PyTorch"),
     "04b": ("04b_gpt_con_mascara", "Un GPT con máscara y otro sin ella, y la letra chica del bloque"),

@@ -1,4 +1,4 @@
-"""Notebook 02 · ``paso_variante(h, subcapa, ln, residual, norma)``: one layer of any of the four stacks. The sublayer
+"""Notebook 02b · ``paso_variante(h, subcapa, ln, residual, norma)``: one layer of any of the four stacks. The sublayer
 reads LN(h) when ``norma``, else h; its output is added to h when ``residual``, else it replaces h. Checked by
 ``helpers.check.depth_step(paso_variante)``; helpers.depth.step is the same step (a test holds them equal).
 
@@ -13,7 +13,7 @@ import torch
 from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
 from .residual_pre import probe_layer_norm, probe_sublayer  # the same LayerNorm and sublayer
 
-ORDER = ("02", 3)  # notebook 02, its third exercise: the registry lists exercises in this order
+ORDER = ("02b", 1)  # notebook 02b (a «Para ir más lejos» of 02), its first exercise: the registry's order
 
 
 # ---- the reference: solution() shows this source, and the checker compares against it
@@ -144,4 +144,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("depth_step", reference=paso_variante, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla", section="6. 96 capas: cada pieza por separado")
+                   expects="tu función, sin llamarla", section="1. Cuatro pilas")
