@@ -41,7 +41,8 @@ def learner_copy(path: Path) -> str:
     if wrong:
         sys.exit(f"notebooks/{path.name}: {'; '.join(wrong)}")
     for i in lesson.answering(nb):
-        nb["cells"][i]["outputs"], nb["cells"][i]["execution_count"] = [], None
+        if nb["cells"][i]["cell_type"] == "code":  # a markdown cell of the region has no output to clear
+            nb["cells"][i]["outputs"], nb["cells"][i]["execution_count"] = [], None
     return dumps(nb)
 
 

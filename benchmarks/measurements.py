@@ -81,7 +81,8 @@ PLANS = {
         ("01_ffn", ["título", "1", "2", "3", "Resumiendo"]),
         ("03_layernorm", ["título", "1", "3", "4", "6", "Resumiendo"]),
         ("04_encoder_block", ["título", "1", "2", "3", "5", ("6", None), "Resumiendo"]),
-        ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
+        ("05_norm_placement", ["título", "1", "2", "3", ("4", None),
+                               ("4", "Curvas de aprendizaje, 5 semillas por variante"), "Resumiendo"]),
     ]),
     "Clase de 3 horas": (180, [
         ("01_ffn", ["título", "1", "2", "3", "4", "5", "Resumiendo"]),
@@ -89,7 +90,8 @@ PLANS = {
         ("pausa", 10),
         ("03_layernorm", ["título", "1", "2", "3", "4", "5", "6", "7", "Resumiendo"]),
         ("04_encoder_block", ["título", "1", "2", "3", "4", "5", ("6", None), "Resumiendo"]),
-        ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
+        ("05_norm_placement", ["título", "1", "2", "3", ("4", None),
+                               ("4", "Curvas de aprendizaje, 5 semillas por variante"), "Resumiendo"]),
     ]),
 }
 

@@ -55,7 +55,8 @@ class ExerciseCells:
 
 @dataclass(frozen=True)
 class BetCells:
-    """One bet of helpers/data/predictions.json: the index of the cell asking it and of those answering it."""
+    """One bet of helpers/data/predictions.json: the index of the cell asking it and of those answering it (its
+    answer region: the code cells from the first one whose output answers it, and the markdown that reads them)."""
 
     key: str
     question: int | None
@@ -275,8 +276,9 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
                       and not source(cells[j]).startswith(_ASK)), None)
         if not bet.answers or bet.answers[0] != first:
             out.append(f"bet {key!r}: the first cell answering it is the code cell right after the question, {first}")
-        out += [f"bet {key!r}: cell {i} answers it but is not a code cell below the question" for i in bet.answers
-                if i <= at or cells[i].get("cell_type") != "code"]
+        out += [f"bet {key!r}: cell {i} answers it but is not below the question" for i in bet.answers if i <= at]
+        out += [f"bet {key!r}: cell {i} answers it but is neither code nor markdown" for i in bet.answers
+                if cells[i].get("cell_type") not in ("code", "markdown")]
     return out
 
 

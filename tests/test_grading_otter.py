@@ -160,7 +160,7 @@ def _number(text: str) -> float:
 
 
 CASES = [(stem, kind) for stem in ("01_ffn", "02_residual_stream", "03_layernorm", "04_encoder_block",
-                                   "05_norm_placement") for kind in KINDS]
+                                   "05_norm_placement", "05b_semillas_profundidad_warmup") for kind in KINDS]
 
 
 @pytest.mark.parametrize("stem, kind", CASES, ids=[f"{s}-{k}" for s, k in CASES])

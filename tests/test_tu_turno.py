@@ -89,7 +89,10 @@ def test_stored_notebook_keeps_each_stub_and_its_exact_not_attempted_verdict(pat
     nb = nbformat.read(path, as_version=4)
     found = lesson.exercise_cells(nb)
     most = 5 if path.name == "04_encoder_block.ipynb" else 4  # issue 30 adds the mask experiment's to 04's four
-    assert 2 <= len(found) <= most, f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for 2 to {most}"
+    # issue 51: a «Tu turno» moves with its excursion, so 05 keeps escape_step and its deep dive 05b has warmup
+    least = 1 if path.name in ("05_norm_placement.ipynb", "05b_semillas_profundidad_warmup.ipynb") else 2
+    assert least <= len(found) <= most, (f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for "
+                                         f"{least} to {most}")
     for ex in found:
         i, name, learner = ex.check, ex.name, ex.variable
         assert name in check.__all__ and name != "Verdict", f"{path.name}: helpers.check.{name} does not exist"

@@ -376,11 +376,12 @@ def main() -> None:
     (OUT / "index.md").write_text(index_page(), encoding="utf-8")
     (OUT / "docente.md").write_text(teacher_page(TEACHER.read_text(encoding="utf-8")), encoding="utf-8")
     widgets = pictures = 0
-    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    for nb in notebooks:
         w, p = prepare_notebook(nb, OUT / "notebooks" / nb.name, figures)
         widgets, pictures = widgets + w, pictures + p
-    print(f"prepared {OUT}: version {version()}, home page, teacher's guide, 5 notebooks, {pictures} figures, "
-          f"{widgets} widget pictures")
+    print(f"prepared {OUT}: version {version()}, home page, teacher's guide, {len(notebooks)} notebooks, "
+          f"{pictures} figures, {widgets} widget pictures")
 
 
 if __name__ == "__main__":

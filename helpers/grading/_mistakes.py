@@ -16,6 +16,7 @@ NOTEBOOKS = {
     "03": ("03_layernorm", "LayerNorm a mano"),
     "04": ("04_encoder_block", "El bloque encoder, contra PyTorch"),
     "05": ("05_norm_placement", "Post-norm contra pre-norm"),
+    "05b": ("05b_semillas_profundidad_warmup", "Semillas, profundidad y warmup"),
 }
 
 # Keys any checker can give beyond its gallery (helpers/check/_core.py's), and the grader's: "missing", "error" and
