@@ -160,8 +160,7 @@ def _number(text: str) -> float:
     return float(text.replace(",", "."))
 
 
-CASES = [(stem, kind) for stem in ("01_ffn", "02_residual_stream", "02b_96_capas", "03_layernorm", "04_encoder_block",
-                                   "05_norm_placement") for kind in KINDS]
+CASES = [(path.stem, kind) for path in lesson.notebooks(ROOT / "notebooks") for kind in KINDS]
 
 
 @pytest.mark.parametrize("stem, kind", CASES, ids=[f"{s}-{k}" for s, k in CASES])

@@ -84,13 +84,15 @@ RAISES = "def params_ffn(d_model, d_ff):\n    raise ValueError('todavía no')\n"
 CLASS = {  # who -> notebook -> exercise -> answer
     "Ana Pérez": {"03_layernorm": {"layer_norm": "unbiased_variance", "rms_norm": "ref"},
                   "01_ffn": {"ffn": "ref", "ffn_count": "no_biases"},
-                  "05_norm_placement": {"escape_step": "strict", "warmup": "zero_based"}},
+                  "05_norm_placement": {"escape_step": "strict"},
+                  "05b_semillas_profundidad_warmup": {"warmup": "zero_based"}},
     "Bruno Díaz": {"03_layernorm": {"layer_norm": "unbiased_variance", "rms_norm": "centered"},
                    "01_ffn": {"ffn": "no_activation", "ffn_count": "no_biases"}},
     "Carla Gómez": {"03_layernorm": {"layer_norm": "eps_outside", "rms_norm": "centered"},
-                    "05_norm_placement": {"escape_step": "strict", "warmup": "ref"}},
+                    "05_norm_placement": {"escape_step": "strict"},
+                    "05b_semillas_profundidad_warmup": {"warmup": "ref"}},
     "Dana Ruiz": {"03_layernorm": {"layer_norm": "ref", "rms_norm": "ref"},
-                  "05_norm_placement": {"escape_step": "ref", "warmup": "ref"}},
+                  "05_norm_placement": {"escape_step": "ref"}, "05b_semillas_profundidad_warmup": {"warmup": "ref"}},
     "Eva Luna": {"01_ffn": {"ffn": "ref", "ffn_count": RAISES}},
     "Fede Paz": {"03_layernorm": {}},  # the copy as handed out, untouched
 }

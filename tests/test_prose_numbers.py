@@ -62,13 +62,15 @@ EXEMPT = {
     },
     "05_norm_placement.ipynb": {
         "2020": "year of Xiong et al.",
+        "2017": "year of the paper",
+        "128": "d_ff = 4 · d_model, written 4 * d in pila's code",
+        "2016": "year of Ba, Kiros and Hinton's LayerNorm paper (Papers)",
+    },
+    "05b_semillas_profundidad_warmup.ipynb": {
+        "2020": "year of Xiong et al. and of Liu et al. (Papers)",
         "2019": "year of GPT-2 (Radford et al.) and of Wang et al., who used pre-norm before Xiong et al.",
         "2017": "year of the paper",
         "4000": "the paper's warmup (4 000 steps), quoted to say it is not what we measure",
-        "128": "d_ff = 4 · d_model, written 4 * d in pila's code",
-        "2016": "year of Ba, Kiros and Hinton's LayerNorm paper (Papers)",
-        "2023": "year of the LLaMA and Mistral 7B papers (Papers, 'Para ir más lejos')",
-        "2024": "year of the Gemma 2 paper ('Para ir más lejos')",
     },
 }
 

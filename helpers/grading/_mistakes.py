@@ -18,6 +18,7 @@ NOTEBOOKS = {
     "04": ("04_encoder_block", "El bloque encoder, contra PyTorch"),
     "04b": ("04b_gpt_con_mascara", "Un GPT con máscara y otro sin ella, y la letra chica del bloque"),
     "05": ("05_norm_placement", "Post-norm contra pre-norm"),
+    "05b": ("05b_semillas_profundidad_warmup", "Semillas, profundidad y warmup"),
 }
 
 # Keys any checker can give beyond its gallery (helpers/check/_core.py's), and the grader's: "missing", "error" and

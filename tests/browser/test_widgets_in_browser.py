@@ -1,5 +1,5 @@
 """The series' widgets in a real front end, driven by Playwright in Debian's Chromium: notebook 03's three
-interactions and notebook 05's sweep explorer.
+interactions, notebook 05's training progress line and bet, and the sweep explorer of its deep dive, 05b.
 
 Two front ends, one test: `make test-browser` runs it in JupyterLab 4 with ipywidgets 8 (.venv), and
 `make test-browser-classic` in Colab's environment (.venv-compat: its classic Notebook and ipywidgets 7, as
@@ -44,7 +44,7 @@ CLASSIC = find_spec("notebook") is not None and version("notebook").startswith("
 FRONT_END = "classic" if CLASSIC else "lab"
 ARTIFACTS = ROOT / "artifacts" / "browser" / FRONT_END
 SITE_PICTURES = ARTIFACTS / "site"
-NOTEBOOKS = ("03_layernorm.ipynb", "05_norm_placement.ipynb")
+NOTEBOOKS = ("03_layernorm.ipynb", "05_norm_placement.ipynb", "05b_semillas_profundidad_warmup.ipynb")
 CONSOLE: list[str] = []  # the page's console messages
 
 
@@ -315,14 +315,30 @@ def test_layernorm_widgets(server):
             browser.close()
 
 
-def test_sweep_explorer(server):
-    from playwright.sync_api import expect, sync_playwright
+def test_training_shows_its_progress_and_the_bet_answers(server):
+    """05's section 3 trains two stacks: its progress line shows while a cell trains and is gone after; its bet
+    (05-post200) answers as the others do."""
+    from playwright.sync_api import sync_playwright
 
     nb = "05_norm_placement.ipynb"
     with sync_playwright() as p:
         browser, page = _browser(p)
         try:
             _run_all(page, server(nb), _last_output(nb), 600, during="faltan ~")
+            _answer_prediction(page, "05-post200")
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "0_notebook_05.png"), full_page=False)
+            browser.close()
+
+
+def test_sweep_explorer(server):
+    from playwright.sync_api import expect, sync_playwright
+
+    nb = "05b_semillas_profundidad_warmup.ipynb"  # issue 51: the explorer moved with «¿Ayuda el warmup?» to 05b
+    with sync_playwright() as p:
+        browser, page = _browser(p)
+        try:
+            _run_all(page, server(nb), _last_output(nb), 600)
             _answer_prediction(page, "05-depth")
             explorer = _widget(page, ".sweep-result, .sweep-missing")
             explorer.scroll_into_view_if_needed()
@@ -368,7 +384,7 @@ def test_sweep_explorer(server):
             expect(explorer.locator(".sweep-result")).to_contain_text("pre-norm, semilla 3: sale en el paso 125")
             explorer.screenshot(path=str(ARTIFACTS / "6_explorador_12_capas_semilla_3.png"))
         finally:
-            page.screenshot(path=str(ARTIFACTS / "0_notebook_05.png"), full_page=False)
+            page.screenshot(path=str(ARTIFACTS / "0_notebook_05b.png"), full_page=False)
             browser.close()
 
 

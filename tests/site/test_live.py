@@ -10,7 +10,7 @@ helpers.sweep.explore (run by the main environment, which has torch). Run by `ma
 How fast each keystroke shows its result (100 ms with the CPU throttled 4x) is measured, not tested:
 benchmarks/bench_site_live.py (make bench-site), since a verdict on speed would depend on how busy the machine is.
 
-axe with the copies live, phone and desktop, light and dark, is test_site.py's test_page on 03 and 05
+axe with the copies live, phone and desktop, light and dark, is test_site.py's test_page on 03 and 05b
 (check_live_copies: each copy visible, a live region, within its box, a picture in artifacts/site/envivo_*.png).
 """
 
@@ -28,7 +28,7 @@ import pytest
 from test_site import ARTIFACTS, ROOT, SITE, VIEWS, Visit, base_url, browser  # noqa: F401
 
 pytestmark = pytest.mark.browser
-NB03, NB05 = "notebooks/03_layernorm.html", "notebooks/05_norm_placement.html"
+NB03, NB05B = "notebooks/03_layernorm.html", "notebooks/05b_semillas_profundidad_warmup.html"  # 05b: explorer
 _spec = importlib.util.spec_from_file_location("layernorm_for_live", ROOT / "helpers" / "layernorm.py")
 L = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = L  # dataclasses look their module up
@@ -36,7 +36,7 @@ _spec.loader.exec_module(L)
 WALK = dict(x=(0.5, 1.15, 0.78, 0.88), sublayer=(0.3, -0.2, 0.15, 0.45), gamma=(1.2, 0.8, 1.0, 1.1),
             beta=(0.1, 0.0, -0.2, 0.3))  # 03's cell
 GB_X = (0.8, 0.95, 0.93, 1.33)
-EXPLORER_START = (24, "post", 0, "todas")  # 05's cell: SweepExplorer(n_layers=24, norm='post', warmup=0)
+EXPLORER_START = (24, "post", 0, "todas")  # 05b's cell: SweepExplorer(n_layers=24, norm='post', warmup=0)
 REPORT = {}
 
 
@@ -229,7 +229,7 @@ def test_a_reader_by_keyboard(browser, base_url, explorer_lines):  # noqa: F811
         assert v.log == ([], [], []) and not v.errors, f"outside, failed, console errors: {v.log} {v.errors}"
     finally:
         v.close()
-    v = Visit(browser, base_url, NB05, "escritorio", "dark")
+    v = Visit(browser, base_url, NB05B, "escritorio", "dark")
     page = v.page
     try:
         box = page.locator("#en-vivo-explorador")
@@ -267,7 +267,7 @@ def transfer(browser, base_url, path: str, live: bool) -> int:  # noqa: F811
 
 
 def test_transfer_before_a_touch(browser, base_url):  # noqa: F811
-    growth = {p: transfer(browser, base_url, p, True) - transfer(browser, base_url, p, False) for p in (NB03, NB05)}
+    growth = {p: transfer(browser, base_url, p, True) - transfer(browser, base_url, p, False) for p in (NB03, NB05B)}
     REPORT["transfer growth bytes"] = growth
     REPORT["en_vivo.js bytes (built, with its tables)"] = (SITE / "_static" / "en_vivo.js").stat().st_size
     REPORT["en_vivo.js bytes (source)"] = (ROOT / ".ci" / "site" / "static" / "en_vivo.js").stat().st_size

@@ -126,7 +126,7 @@ def test_without_scripts_the_answers_and_sentences_are_behind_details(base_url, 
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
-        page.goto(base_url + "notebooks/05_norm_placement.html")
+        page.goto(base_url + "notebooks/05b_semillas_profundidad_warmup.html")
         box = page.locator('.prediccion-viva[data-clave="05-depth"]')
         assert box.locator(".prediccion-botones").is_hidden()
         assert folds(page, "05-depth").count() == folds_with_output(BETS["05-depth"]) and all_closed(page, "05-depth")

@@ -6,7 +6,7 @@ ways, desktop (1280 px) and phone (390 px), light and dark, and checked for what
 - weight and requests within BUDGET, read to the end (lazy figures included); no console error, no failed
   request, nothing outside 127.0.0.1;
 - axe-core with every rule, no violation of any impact, with the theme's «Volver arriba» showing (on the phone,
-  the only width where the theme has it, on every page long enough for it) and, on 03 and 05, the widgets' live
+  the only width where the theme has it, on every page long enough for it) and, on 03 and 05b, the widgets' live
   copies working;
 - math rendered (no raw TeX), equations not tab stops, no MathJax menu (English only); headings and contents
   links whose accessible name keeps their symbols;
@@ -58,7 +58,7 @@ TEACHER_SOURCE = ROOT / "docs" / "docente.md"
 PAGES = ["index.html"] + [f"notebooks/{n}.html" for n in NOTEBOOKS] + [TEACHER, SEARCH]
 # the pages with the widgets' live copies (.ci/site/static/en_vivo.js): their boxes' names (#en-vivo-<name>)
 LIVE = {"notebooks/03_layernorm.html": ("cuatro_numeros", "gamma_beta", "siguiente_paso"),
-        "notebooks/05_norm_placement.html": ("explorador",)}
+        "notebooks/05b_semillas_profundidad_warmup.html": ("explorador",)}
 assert set(LIVE) <= set(PAGES), f"a page with live copies is not among the pages tested: {set(LIVE) - set(PAGES)}"
 VIEWS = {"escritorio": {"width": 1280, "height": 900}, "telefono": {"width": 390, "height": 844}}
 SCHEMES = ("light", "dark")
@@ -232,9 +232,9 @@ def test_page(base_url, browser, page_path, scheme, view):
 
 
 def check_live_copies(v: Visit, names: tuple[str, ...]) -> None:
-    """The widgets' live copies on 03 and 05 (test_live.py compares what they print with Python), working before
+    """The widgets' live copies on 03 and 05b (test_live.py compares what they print with Python), working before
     axe runs: each visible, with one live region, no wider than its box (a picture of each to
-    artifacts/site/envivo_*.png), 05's explorer with its table loaded, and no console error since."""
+    artifacts/site/envivo_*.png), 05b's explorer with its table loaded, and no console error since."""
     page = v.page
     if "explorador" in names:  # the explorer loads its table when a reader first reaches it
         page.locator("#en-vivo-explorador").get_by_label("24", exact=True).focus()

@@ -1,12 +1,12 @@
-"""Notebook 05 · ``lr_warmup(paso, warmup, lr)``: the learning rate of step ``paso`` (1 is the first) with a linear
-warmup of ``warmup`` steps, then constant at ``lr``; ``warmup = 0`` means none. It is how ``helpers.engine`` counts.
-Checked by ``helpers.check.warmup(lr_warmup)``."""
+"""Notebook 05b (05's deep dive) · ``lr_warmup(paso, warmup, lr)``: the learning rate of step ``paso`` (1 is the
+first) with a linear warmup of ``warmup`` steps, then constant at ``lr``; ``warmup = 0`` means none. It is how
+``helpers.engine`` counts. Checked by ``helpers.check.warmup(lr_warmup)``."""
 
 from __future__ import annotations
 
 from .._core import Exercise, Gallery, Probe, number_difference
 
-ORDER = ("05", 2)  # notebook 05, its second exercise: the registry lists exercises in this order
+ORDER = ("05b", 1)  # notebook 05b, its first exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def lr_warmup(paso, warmup, lr):  # paso 1 es el primero, como cuenta el motor
@@ -42,7 +42,7 @@ mistakes = Gallery()
 
 
 @mistakes.add("zero_based", "Contaste los pasos desde 0: en el paso 1 ya das 2/warmup del lr. Acá el paso 1 es el "
-                            "primero y da lr/warmup (así cuenta el motor del notebook 05).",
+                            "primero y da lr/warmup (así cuenta el motor que entrenó el barrido).",
               label="pasos contados desde 0",
               question="Con warmup = 4 y lr = 0.001, ¿cuánto vale el learning rate en el paso 1? ¿Y en el paso 4?")
 def _zero_based(paso, warmup, lr):
@@ -114,4 +114,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("warmup", reference=lr_warmup, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla", section="¿Ayuda el warmup?")
+                   expects="tu función, sin llamarla", section="4. ¿Ayuda el warmup?")
