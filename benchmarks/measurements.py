@@ -90,25 +90,17 @@ def minutes(words: int, tasks: int) -> tuple[int, int]:
 # ---- the class plans (docs/docente.md): each row's minutes from the rule above, applied to the sections it explains
 
 # Part: "3" is section 3 whole; ("6", None) its text before the first subsection; ("4", "title") one subsection.
+WHOLE = "todo"  # a plan row that explains its notebook whole (every part but «Para ir más lejos»)
 PLANS = {
     "Clase de 2 horas": (120, [
         ("01_ffn", ["título", "1", "2", "3", "Resumiendo"]),
         ("03_layernorm", ["título", "1", "3", "4", "6", "Resumiendo"]),
         ("04_encoder_block", ["título", "1", "2", "3", "5", "Resumiendo"]),
-        ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
+        ("05_norm_placement", ["título", "1", "2", "3", "Resumiendo"]),
     ]),
-    "Clase de 3 horas": (180, [
-        ("01_ffn", ["título", "1", "2", "3", "4", "Resumiendo"]),
-        ("02_residual_stream", ["título", "1", "2", "3", "4", "Resumiendo"]),
-        ("pausa", 10),
-        ("03_layernorm", ["título", "1", "2", "3", "4", "5", "6", "7", "Resumiendo"]),
-        ("04_encoder_block", ["título", "1", "2", "3", "4", "5", "Resumiendo"]),
-        ("05_norm_placement", ["título", "1", "2", "3", ("4", None), ("4", "¿Y la profundidad?"), "Resumiendo"]),
-    ]),
+    "Clase de 3 horas": (180, [(stem, WHOLE) for stem in ("01_ffn", "02_residual_stream", "03_layernorm",
+                                                            "04_encoder_block", "05_norm_placement")]),
 }
-
-
-WHOLE = "todo"  # a plan row that explains its notebook whole (every part but «Para ir más lejos»)
 
 
 def row_minutes(stem: str, chosen: list | str) -> int:
