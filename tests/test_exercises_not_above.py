@@ -26,6 +26,7 @@ import types
 import nbformat
 import pytest
 import torch
+import torch._dynamo  # noqa: F401  (loaded now: a 1 s cut must never land inside its import, which left it half-loaded)
 import torch.nn.functional as F
 from conftest import NOTEBOOKS
 from torch import nn
