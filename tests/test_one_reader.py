@@ -13,7 +13,8 @@ import re
 import pytest
 from conftest import ROOT
 
-ALLOWED = {"helpers/lesson.py", "tests/test_one_reader.py"}
+# tests/grading_fixtures.py writes the «Tu turno» text of its synthetic notebooks (with their roles) and reads none
+ALLOWED = {"helpers/lesson.py", "tests/test_one_reader.py", "tests/grading_fixtures.py"}
 FOLDERS = ("helpers", "tests", ".ci", "benchmarks")
 OPENS = re.compile(r"(?<![«\w])#{1,3} ?Tu turno")  # a stub's or a prompt's first words («# Tu turno» is prose)
 SUMMARY = "<summary>Ver la solución"  # the folded solution's opening

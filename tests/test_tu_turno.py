@@ -88,7 +88,9 @@ def test_the_roles_check_can_fail():
 def test_stored_notebook_keeps_each_stub_and_its_exact_not_attempted_verdict(path):
     nb = nbformat.read(path, as_version=4)
     found = lesson.exercise_cells(nb)
-    least, most = (1, 2) if lesson.kind(nb) == "deep" else (2, 4)  # a deep dive (04b) carries its own, fewer
+    # a core notebook 1 to 4: the one-sitting budget (issue 51) left 05 with escape_step, its warmup went to 05b with
+    # its section; a deep dive (04b) carries its own, fewer
+    least, most = (1, 2) if lesson.kind(nb) == "deep" else (1, 4)
     assert least <= len(found) <= most, (f"{path.name}: {len(found)} 'Tu turno' exercises; the series asks for "
                                          f"{least} to {most} in a {lesson.kind(nb)} notebook")
     for ex in found:
