@@ -1,4 +1,4 @@
-""""Tu turno" in the notebooks: two to four per core notebook, one or two per «Para ir más lejos» one, each a
+""""Tu turno" in the notebooks: one to four per core notebook, one or two per «Para ir más lejos» one, each a
 prompt paragraph, a stub cell, a check cell `helpers.check.<checker>(<learner's name>)` and its folded solution,
 each cell's role on it (helpers.lesson reads them and checks they agree with the text). The stored notebook keeps
 the stubs and their exact "sin intentar todavía" verdict; with every stub replaced by the checker's solution() each
