@@ -203,7 +203,10 @@ def setup_cells_run(version: str) -> None:
         code = next(c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")
         cells.append(nbformat.v4.new_code_cell(code.source))
     nb = nbformat.v4.new_notebook(cells=cells)
-    NotebookClient(nb, kernel_name="python3", timeout=600).execute()
+    # in notebooks/, as Jupyter and nbval run them: from the checkout's root, a stale leccion06_helpers.egg-info
+    # (make dist leaves one) would answer importlib.metadata with the old version
+    NotebookClient(nb, kernel_name="python3", timeout=600,
+                   resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
     printed = [(path.name, c.outputs) for path, c in zip(paths, nb.cells) if c.outputs]
     if printed:
         raise Refused(f"a setup cell printed something at version {version}: {printed}")
