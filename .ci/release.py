@@ -185,7 +185,13 @@ def run(*cmd: str) -> None:
 
 
 def reinstall() -> None:
-    """helpers in this environment at pyproject's version (editable, no dependencies: seconds)."""
+    """helpers in this environment at pyproject's version (editable, no dependencies: seconds). A stale
+    leccion06_helpers.egg-info in the checkout (make dist leaves one) would answer importlib.metadata with the old
+    version from there: it goes first (a build artefact, ignored by git)."""
+    import shutil
+
+    for stale in ROOT.glob("*.egg-info"):
+        shutil.rmtree(stale)
     run(sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", ".")
 
 
