@@ -98,13 +98,18 @@ def toc() -> str:
 
 
 def index_page() -> str:
-    """inicio.md with the README's title, first paragraph and table of notebooks."""
+    """inicio.md with the README's title, first paragraph and table of notebooks, and its «Para ir más lejos» one."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     head = readme.split("\n## ", 1)[0]
     blocks = [b.strip() for b in head.split("\n\n") if b.strip()]
     title = next(b for b in blocks if b.startswith("# "))
     intro = blocks[blocks.index(title) + 1]
     table = next(b for b in blocks if b.startswith("|"))
+    deep = readme.split("\n## Para ir más lejos\n", 1)
+    if len(deep) == 2:  # the optional notebooks' table, after the lesson's: the home page lists every notebook
+        later = [b.strip() for b in deep[1].split("\n## ", 1)[0].split("\n\n") if b.strip()]
+        table += ("\n\n**Para ir más lejos.** " + next(b for b in later if not b.startswith("|")) + "\n\n"
+                  + next(b for b in later if b.startswith("|")))
     text = (HERE / "inicio.md").read_text(encoding="utf-8")
     for key, value in {"title": title, "intro": intro, "table": colab_at_version(table), "version": version(),
                        "repository": repository()}.items():
