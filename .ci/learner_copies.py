@@ -1,8 +1,9 @@
 """The learner's copies: notebooks/colab/NN_name.ipynb, what the Colab badges, the README and the site's Colab
-button and download open. Each is its notebook in notebooks/ byte for byte, except that the cells answering a bet
-(their role says so: ``metadata["leccion06"]["bets"]``, read through helpers.lesson) are stored as never run: no
-outputs, no execution count. So a learner who opens the lesson sees each question before its answer; the
-repository's notebooks keep every output, for nbval and the site (which folds those answers instead).
+button and download open. Each is its notebook in notebooks/ byte for byte, except that from the first bet on
+every code cell but a bet's question is stored as never run (no outputs, no execution count), and the text that
+reads a bet's answer (its role says so: ``metadata["leccion06"]["bets"]``, read through helpers.lesson) is folded.
+So a learner who opens the lesson sees each question before any answer; the repository's notebooks keep every
+output, for nbval and the site (which folds the answers instead).
 
     python .ci/learner_copies.py           # write the copies (make copies; make execute and make release run it)
     python .ci/learner_copies.py --check   # exit 1, naming them, if a copy is not what the notebooks give now
@@ -40,13 +41,23 @@ def learner_copy(path: Path) -> str:
     wrong = lesson.problems(nb, path.name)
     if wrong:
         sys.exit(f"notebooks/{path.name}: {'; '.join(wrong)}")
-    for i in lesson.answering(nb):  # a bet's answer region: outputs cleared, what interprets them folded
+    for i in unrun(nb):
+        nb["cells"][i]["outputs"], nb["cells"][i]["execution_count"] = [], None
+    for i in lesson.answering(nb):  # a bet's answer region, and what tells it again: its text folded
         cell = nb["cells"][i]
-        if cell["cell_type"] == "code":
-            cell["outputs"], cell["execution_count"] = [], None
-        else:
+        if cell["cell_type"] == "markdown":
             cell["source"] = lesson.folded(lesson.source(cell), lesson.WHAT_HAPPENED)
     return dumps(nb)
+
+
+def unrun(nb: dict) -> list[int]:
+    """The code cells a copy stores as never run: from the first bet's question on, every one but the questions
+    (whose saved text says to run them for the buttons). Any output below a bet may be its answer (a later section's
+    figure, a number printed again); the learner sees each one when running its cell."""
+    bets = lesson.bet_cells(nb).values()
+    asking = {b.question for b in bets if b.question is not None}
+    first = min(asking, default=len(nb["cells"]))
+    return [i for i, c in enumerate(nb["cells"]) if i > first and c["cell_type"] == "code" and i not in asking]
 
 
 def sources() -> list[Path]:
@@ -81,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     write()
-    print(f"notebooks/colab/: {len(sources())} learner copies, each bet's answer region cleared and folded")
+    print(f"notebooks/colab/: {len(sources())} learner copies: nothing below the first bet stored run, "
+          "the text that reads each answer folded")
     return 0
 
 

@@ -6,6 +6,8 @@ A cell's roles, any of them together::
     {"exercise": {"name": "layer_norm", "part": "stub"},  # a «Tu turno»: its prompt, stub, check or solution
      "bets": {"01-relu": "answer", "01-nunca": "answer"},  # predictions.json keys it asks ("question") or answers
                                                            # (its answer region: code and markdown, up to a heading)
+                                                           # or, further down, tells again ("tells": a later
+                                                           # section's figure, a summary)
      "claims": true,                                       # a claims cell: hidden helpers.claim calls
      "exercise_answer": true}                              # an «Ejercicios» answer: stored without its output
 
@@ -23,13 +25,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["KEY", "KINDS", "PARTS", "SOLUTION_OPEN", "BetCells", "ExerciseCells", "answering", "bet_cells",
+__all__ = ["BET_PARTS", "KEY", "KINDS", "PARTS", "SOLUTION_OPEN", "BetCells", "ExerciseCells", "answering", "bet_cells",
            "check_call", "claims_cells", "exercise_answer_cells", "exercise_cells", "fold_code", "folded", "is_folded",
            "kind", "mark", "notebooks", "prefix", "problems", "read", "roles", "source", "stub_labelled",
            "ANSWER_TITLE", "WHAT_HAPPENED"]
 
 KEY = "leccion06"
 PARTS = ("prompt", "stub", "check", "solution")
+BET_PARTS = ("question", "answer", "tells")
 KINDS = ("core", "deep")
 SOLUTION_OPEN = "<details><summary>Ver la solución</summary>"  # a label that says it opens (classic Notebook: no ▸)
 WHAT_HAPPENED = "¿Qué pasó? Abrilo después de correr"  # the fold of a bet's interpreting text in a learner's copy
@@ -59,12 +62,14 @@ class ExerciseCells:
 
 @dataclass(frozen=True)
 class BetCells:
-    """One bet of helpers/data/predictions.json: the index of the cell asking it and of those answering it (its
-    answer region: the code cells from the first one whose output answers it, and the markdown that reads them)."""
+    """One bet of helpers/data/predictions.json: the index of the cell asking it, of those answering it (its
+    answer region: the code cells from the first one whose output answers it, and the markdown that reads them), and
+    of the cells further down that tell the answer again (a later section's output, a summary)."""
 
     key: str
     question: int | None
     answers: tuple[int, ...]
+    tells: tuple[int, ...] = ()
 
 
 def notebooks(folder) -> list[Path]:
@@ -130,7 +135,7 @@ def kind(nb) -> str | None:
 
 def mark(cell, *, exercise: tuple[str, str] | None = None, bet: tuple[str, str] | None = None,
          claims: bool = False, exercise_answer: bool = False) -> None:
-    """Add roles to a cell: ``exercise=(name, part)``, ``bet=(key, "question" or "answer")``, the two flags."""
+    """Add roles to a cell: ``exercise=(name, part)``, ``bet=(key, "question", "answer" or "tells")``, the flags."""
     meta = cell.setdefault("metadata", {}).setdefault(KEY, {})
     if exercise:
         meta["exercise"] = {"name": exercise[0], "part": exercise[1]}
@@ -209,19 +214,20 @@ def exercise_cells(nb) -> list[ExerciseCells]:
 
 def bet_cells(nb) -> dict[str, BetCells]:
     """{key: BetCells} of the bets the notebook's cells ask or answer, in the order they first appear."""
-    found: dict[str, tuple[list, list]] = {}
+    found: dict[str, dict[str, list]] = {}
     for i, cell in enumerate(nb["cells"]):
         for key, part in _bets(cell).items():
-            found.setdefault(key, ([], []))[part != "question"].append(i)
-    return {k: BetCells(k, q[0] if q else None, tuple(a)) for k, (q, a) in found.items()}
+            found.setdefault(key, {}).setdefault(part, []).append(i)
+    return {k: BetCells(k, p.get("question", [None])[0], tuple(p.get("answer", ())), tuple(p.get("tells", ())))
+            for k, p in found.items()}
 
 
 def answering(nb) -> dict[int, list[str]]:
     """{cell index: keys of the bets it answers}: a code cell by its output, a markdown one (the paragraph that reads
-    that output) by its text; together, each bet's answer region."""
+    that output) by its text; together, each bet's answer region and the cells that tell it again further down."""
     out: dict[int, list[str]] = {}
     for bet in bet_cells(nb).values():
-        for i in bet.answers:
+        for i in (*bet.answers, *bet.tells):
             out.setdefault(i, []).append(bet.key)
     return dict(sorted(out.items()))
 
@@ -280,10 +286,10 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
     cells, known, out = nb["cells"], {b.key: b for b in predictions.bets()}, []
     for i, cell in enumerate(cells):
         if not isinstance(roles(cell).get("bets", {}), dict):
-            out.append(f"cell {i}: its bets role is not a {{key: 'question' or 'answer'}} mapping")
+            out.append(f"cell {i}: its bets role is not a {{key: one of {BET_PARTS}}} mapping")
         for key, part in _bets(cell).items():
-            if part not in ("question", "answer"):
-                out.append(f"cell {i}: bet {key!r} part {part!r} is neither 'question' nor 'answer'")
+            if part not in BET_PARTS:
+                out.append(f"cell {i}: bet {key!r} part {part!r} is not one of {BET_PARTS}")
     found = bet_cells(nb)
     if notebook is not None:
         mine = [k for k, b in known.items() if b.notebook == notebook]
@@ -314,9 +320,11 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
         if gaps:
             out.append(f"bet {key!r}: its answer region skips cells {gaps} (a region is every cell from the first "
                        "answering one to its end)")
-        out += [f"bet {key!r}: cell {i} answers it but holds a heading (a region ends before the next heading)"
-                for i in bet.answers if cells[i].get("cell_type") == "markdown"
-                and re.search(r"^#{1,6} ", source(cells[i]), flags=re.M)]
+        out += [f"bet {key!r}: cell {i} answers it but holds a heading (a region ends before the next heading, and "
+                "a heading is never folded)" for i in (*bet.answers, *bet.tells)
+                if cells[i].get("cell_type") == "markdown" and re.search(r"^#{1,6} ", source(cells[i]), flags=re.M)]
+        out += [f"bet {key!r}: cell {i} tells it again but is not below its answer region" for i in bet.tells
+                if bet.answers and i <= bet.answers[-1]]
     return out
 
 

@@ -110,8 +110,23 @@ def test_the_pointer_at_the_solution_is_cut_from_the_sentence():
                        "¿Te trabaste? `helpers.check.mask.hint(1)`."),
                       ("(y `hint(2)` otra); `helpers.check.ffn.solution()` muestra la nuestra.", "(y `hint(2)` otra)."),
                       ("`hint(2)`, y `helpers.check.warmup.solution()` muestra la nuestra.", "`hint(2)`."),
-                      ("más directa; `helpers.check.rms_norm.solution()` muestra una solución.", "más directa.")]:
+                      ("más directa; `helpers.check.rms_norm.solution()` muestra una solución.", "más directa."),
+                      ("Tres pistas: `hint(1)`, `hint(2)` y `hint(3)`. `helpers.check.ffn.solution()` muestra la "
+                       "nuestra.", "Tres pistas: `hint(1)`, `hint(2)` y `hint(3)`."),
+                      ("Cada pista nombra otra, más directa. La nuestra: `helpers.check.mask.solution()`.\n\nSigue.",
+                       "Cada pista nombra otra, más directa.\n\nSigue."),
+                      ("`helpers.check.mask.solution()` muestra la nuestra.", "")]:
         assert grading.unsolved(text) == cut
+
+
+def test_no_sentence_of_a_student_copy_is_left_broken_by_the_cut(copies):
+    """What the cut leaves reads as Spanish: no «..», no «La nuestra:.», no dangling «;» or «,» before a full stop."""
+    stem, _, student = copies
+    for cell in student["cells"]:
+        if cell["cell_type"] == "markdown":
+            prose = re.sub(r"`[^`]*`", "`x`", re.sub(r"```.*?```", "", cell["source"], flags=re.S))
+            broken = re.findall(r".{0,40}(?:\.\.(?!\.)|[:;,]\s*\.).{0,10}", prose.replace("…", ""))
+            assert not broken, f"student copy of {stem}: {broken}"
 
 
 def test_graded_mode_is_on_before_helpers_is_imported(copies):

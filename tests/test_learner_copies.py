@@ -129,6 +129,16 @@ def test_the_bets_roles_are_checked():
     said = lesson.problems(nb, "03_layernorm.ipynb")
     assert any("'03-batch': its answer region skips cells" in p for p in said), said
     assert any("'03-batch': cell" in p and "holds a heading" in p for p in said), said
+    nb = load(ROOT / "notebooks" / "03_layernorm.ipynb")
+    lesson.mark(nb["cells"][region.answers[0]], bet=("03-batch", "tells"))  # «tells again» inside its own region
+    nb["cells"][region.answers[0]]["metadata"][lesson.KEY]["bets"]["03-batch"] = "tells"
+    lesson.mark(nb["cells"][last + 2], bet=("03-batch", "tells"))
+    nb["cells"][last + 2]["cell_type"], nb["cells"][last + 2]["source"] = "markdown", "## Otra sección\n\ntexto"
+    lesson.mark(nb["cells"][last + 3], bet=("03-batch", "dice"))
+    said = lesson.problems(nb, "03_layernorm.ipynb")
+    assert any("'03-batch': cell" in p and "tells it again but is not below its answer region" in p for p in said)
+    assert any(f"'03-batch': cell {last + 2}" in p and "holds a heading" in p for p in said), said
+    assert any("part 'dice' is not one of" in p for p in said), said
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

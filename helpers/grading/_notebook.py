@@ -33,6 +33,10 @@ _KEEP_METADATA = ("kernelspec", "language_info")
 # A markdown pointer at the reference ("; la nuestra: `helpers.check.x.solution()`"), cut from a graded copy
 _POINTS_AT_SOLUTION = re.compile(r"\s*[;,]?\s*(?:y\s+)?(?:la nuestra:\s*)?`helpers\.check\.\w+\.solution\(\)`"
                                  r"(?:\s+muestra\s+(?:la nuestra|una solución))?")
+# a sentence of its own that points at the solution («La nuestra: `…solution()`.»): cut whole, with its full stop
+_SENTENCE = r"(?:`[^`\n]*`|[^.?!`\n])*"  # what a sentence holds up to its full stop (code spans may hold dots)
+_SENTENCE_AT_SOLUTION = re.compile(r"(?:(?<=[.?!])|^)[ \t]*(?:[Ll]a nuestra:\s*)?`helpers\.check\.\w+\.solution\(\)`"
+                                   + _SENTENCE + r"[.?!]", flags=re.M)
 CELL_PLACE = "leccion06-celda"  # a graded cell's metadata: where it sits in the submission, said for people
 _GRADED_LINES = (f'import os\n\nos.environ["{GRADED_ENV}"] = "1"  # copia para entregar: helpers.check no muestra '
                  "soluciones\n")
@@ -176,8 +180,9 @@ def _graded_setup(src: str) -> str:
 
 
 def unsolved(text: str) -> str:
-    """Markdown without its pointers at ``helpers.check.<x>.solution()`` (off in a graded copy)."""
-    return _POINTS_AT_SOLUTION.sub("", text)
+    """Markdown without its pointers at ``helpers.check.<x>.solution()`` (off in a graded copy): a sentence that
+    starts with one goes whole, with its full stop; one inside a sentence goes with its joining words."""
+    return _POINTS_AT_SOLUTION.sub("", _SENTENCE_AT_SOLUTION.sub("", text))
 
 
 def _stub_label(src: str, points: float | None) -> str:
