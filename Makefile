@@ -279,8 +279,8 @@ depth: install
 execute: install
 	OMP_NUM_THREADS=$(THREADS) $(BIN)/python .ci/execute.py $(NB)
 
-# The learner's copies, notebooks/colab/ (what Colab badges open): each notebook without the outputs of the cells
-# that answer a bet (their roles say which: helpers.lesson). Committed; tests/test_learner_copies.py fails a stale one.
+# The learner's copies, notebooks/colab/ (what Colab badges open): each notebook stored unrun from its first bet on,
+# and the text that reads each answer folded (roles: helpers.lesson). Committed; tests/test_learner_copies.py fails a stale one.
 copies:
 	$(PYTHON) .ci/learner_copies.py
 
