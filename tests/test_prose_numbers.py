@@ -121,14 +121,21 @@ def found_numbers(nb: dict, outputs_only: bool = False) -> set[str]:
 
 
 def quoted(nb: dict, only_summary: bool = False):
+    """(cell, number) quoted in the prose; ``only_summary``: in the «Resumiendo» section, its heading's cell and the
+    cells after it up to the next heading (bullets that tell a bet's answer sit in their own folded cell)."""
+    in_summary = False
     for i, cell in enumerate(nb["cells"]):
         if cell["cell_type"] != "markdown":
             continue
         text = "".join(cell["source"])
         if only_summary:
-            if "## Resumiendo" not in text:
+            if "## Resumiendo" in text:
+                in_summary, text = True, text[text.index("## Resumiendo"):]
+            elif re.search(r"^#{1,2} ", text, flags=re.M):
+                in_summary = False
+            if not in_summary:
                 continue
-            text = text[text.index("## Resumiendo"):].split("## Ejercicios")[0]
+            text = text.split("## Ejercicios")[0]
         for n in prose_numbers(text):
             yield i, n
 
