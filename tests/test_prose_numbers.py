@@ -56,9 +56,9 @@ EXEMPT = {
     },
     "04_encoder_block.ipynb": {
         "2017": "year of the paper",
-        "175": "GPT-3's name for its size (175 billion), contrasted with our count",
     },
     "04b_gpt_con_mascara.ipynb": {
+        "175": "GPT-3's name for its size (175 billion), contrasted with our count",
         "2020": "year of Kaplan et al., whose 12·L·d² section 6 measures",
     },
     "05_norm_placement.ipynb": {
