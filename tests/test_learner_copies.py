@@ -113,7 +113,7 @@ def test_the_bets_roles_are_checked():
     lesson.mark(nb["cells"][bet.question - 1], bet=("03-nada", "question"))
     del nb["cells"][lesson.bet_cells(nb)["03-eps"].question]["metadata"][lesson.KEY]
     keepdim = lesson.bet_cells(nb)["03-keepdim"]
-    for i in (keepdim.question, *keepdim.answers):
+    for i in (keepdim.question, *keepdim.answers, *keepdim.tells):
         del nb["cells"][i]["metadata"][lesson.KEY]["bets"]
     said = lesson.problems(nb, "03_layernorm.ipynb")
     assert any("'03-batch'" in p and "right after the question" in p for p in said), said
