@@ -102,26 +102,6 @@ def test_see_without_betting_opens_the_answer_and_bets_nothing(base_url, browser
         v.close()
 
 
-@pytest.mark.parametrize("key", [b.key for b in predictions.bets() if b.question is None])
-def test_a_free_text_bets_answer_is_folded_until_opened(base_url, browser, key):  # noqa: F811
-    bet = BETS[key]
-    v = Visit(browser, base_url, f"notebooks/{bet.notebook.removesuffix('.ipynb')}.html", "telefono", "light")
-    try:
-        f = folds(v.page, key)
-        assert f.count() == folds_with_output(bet) > 0 and all_closed(v.page, key)
-        summary = f.first.locator("summary")
-        summary.scroll_into_view_if_needed()
-        # a cell that also answers a question with buttons (01's c18) offers to see it without betting
-        shared = any(b.question and b.notebook == bet.notebook and answering(bet)[0] in answering(b)
-                     for b in BETS.values())
-        assert summary.inner_text().strip() == ("Ver la respuesta sin apostar" if shared
-                                                else "Ver la respuesta (anotá antes tu apuesta)")
-        summary.click()
-        assert f.first.locator(".cell_output").is_visible()
-    finally:
-        v.close()
-
-
 def test_without_scripts_the_answers_and_sentences_are_behind_details(base_url, browser):  # noqa: F811
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     try:
