@@ -24,8 +24,10 @@ BETS = {b.key: b for b in predictions.bets()}
 
 
 def answering(bet) -> tuple[int, ...]:
-    """The indices of the cells whose output answers ``bet`` in its notebook (their roles say so)."""
-    return lesson.bet_cells(lesson.read(ROOT / "notebooks" / bet.notebook))[bet.key].answers
+    """The indices of the cells whose output answers ``bet`` in its notebook, or tells it again further down (their
+    roles say so: each one is folded with the bet's tag)."""
+    cells = lesson.bet_cells(lesson.read(ROOT / "notebooks" / bet.notebook))[bet.key]
+    return (*cells.answers, *cells.tells)
 
 
 def folds_with_output(bet) -> int:
