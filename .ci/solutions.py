@@ -72,15 +72,21 @@ def rewrite(nb) -> dict:
 
 def main(argv: list[str]) -> int:
     paths = _lesson().notebooks(ROOT / "notebooks")
-    bad = []
+    bad, written = [], 0
     for path in paths:
         nb = json.loads(path.read_text(encoding="utf-8"))
         if "--check" in argv:
             bad += [f"{path.name}, {p}" for p in problems(nb)]
             continue
         import nbformat  # writes cell ids and the notebook's own formatting
+        before = path.read_text(encoding="utf-8")
         nbformat.write(nbformat.from_dict(rewrite(nb)), path)
-    print("\n".join(bad) or "las celdas «Solución» están al día")
+        written += path.read_text(encoding="utf-8") != before
+    if "--check" in argv:
+        print("\n".join(bad) or "las celdas «Solución» están al día")
+    else:
+        print(f"celdas «Solución» reescritas en {written} de {len(paths)} notebooks" if written
+              else "las celdas «Solución» ya estaban al día")
     return 1 if bad else 0
 
 

@@ -138,6 +138,10 @@ def plan_tables(text: str) -> str:
         table = re.search(r"\n(\|.*\|\n)+", text[start:])
         lines = table[0].strip("\n").split("\n")
         times = plan_ranges(length, rows)
+        if len(lines) - 2 == len(times) + 1 == len(rows) + 1:
+            raise ValueError(f"docs/docente.md, {title}: its parts fill all of its {length} minutes, and its table's "
+                             "last row (questions, the break, slack) has no time left: shorten what the plan runs, "
+                             "or move a part to the homework (PLANS in benchmarks/measurements.py)")
         if len(lines) - 2 != len(times):
             raise ValueError(f"docs/docente.md, {title}: {len(lines) - 2} rows in the table, {len(times)} in the plan")
         new = lines[:2] + [re.sub(r"^\| [^|]* \|", f"| {t} |", line, count=1) for line, t in zip(lines[2:], times)]

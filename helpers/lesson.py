@@ -306,10 +306,8 @@ def _bet_problems(nb, notebook: str | None) -> list[str]:
             out.append(f"bet {key!r}: asked by {len(asking)} cells, not one")
             continue
         at, q = bet.question, cells[bet.question]
-        if known[key].question is not None and source(q) != f'{_ASK}"{key}")':
+        if source(q) != f'{_ASK}"{key}")':
             out.append(f"bet {key!r}: cell {at}, its question, is not its ask cell {_ASK}{key!r})")
-        elif known[key].question is None and q.get("cell_type") != "markdown":
-            out.append(f"bet {key!r}: cell {at}, its question, is not a markdown cell")
         first = next((j for j in range(at + 1, len(cells)) if cells[j].get("cell_type") == "code"
                       and not source(cells[j]).startswith(_ASK)), None)
         if not bet.answers or bet.answers[0] != first:

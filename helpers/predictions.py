@@ -1,16 +1,17 @@
-"""The notebooks' bets, written once (data/predictions.json): the multiple-choice questions, asked by
-helpers.widgets.Prediction in a notebook and by the site's live copy, and the free-text «Antes de correr … apostá»
-ones. What a bet says lives here; where it sits, on the cells (helpers.lesson: the cell that asks it and those whose
-output answers it carry its key). Pure functions, no front end: ``ask``, the notebooks' call, is
-helpers.widgets.prediction's, named here for them and imported only when used.
+"""The notebooks' bets, written once (data/predictions.json): multiple-choice questions, asked by
+helpers.widgets.Prediction in a notebook and by the site's live copy. What a bet says lives here; where it sits, on
+the cells (helpers.lesson: the cell that asks it and those whose output answers it carry its key). Pure functions, no
+front end: ``ask``, the notebooks' call, is helpers.widgets.prediction's, named here for them and imported only when
+used.
 
 data/predictions.json maps a key ("NN-name") to one bet:
 
 - ``notebook``: the notebook's file name;
 - ``gives_away``: phrases (lower case) that no ``helpers.claim`` text in its answering cells may hold: they name the
   answer;
-- a multiple-choice bet also has ``question`` and ``options`` (``text``, ``correct``, ``why``: one sentence, why it
-  is right, or which intuition led there and why it fails); a free-text bet has neither.
+- ``question`` and ``options`` (``text``, ``correct``, ``why``: one sentence, why it is right, or which intuition led
+  there and why it fails). Every bet has buttons: a bet in words only left the learner no way to commit, and the file
+  refuses one.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class Bet:
     key: str
     notebook: str
     gives_away: tuple      # phrases no claim text in those cells may hold
-    question: Question | None = None  # None: a free-text bet
+    question: Question
 
 
 @cache
@@ -68,26 +69,27 @@ def _bets() -> dict:
 
 
 def _all() -> dict:
-    return {k: b.question for k, b in _bets().items() if b.question is not None}
+    return {k: b.question for k, b in _bets().items()}
 
 
 def _parse(data: dict) -> dict:
-    """{key: Question} of the multiple-choice bets."""
-    return {k: b.question for k, b in _parse_bets(data).items() if b.question is not None}
+    """{key: Question}."""
+    return {k: b.question for k, b in _parse_bets(data).items()}
 
 
 def _parse_bets(data: dict) -> dict:
-    """{key: Bet}, refusing a question that has not exactly one right option."""
+    """{key: Bet}, refusing a bet without options or whose question has not exactly one right option."""
     out = {}
     for key, q in data.items():
-        question = None
-        if "options" in q:
-            options = tuple(Option(o["text"], o["correct"], o["why"]) for o in q["options"])
-            if sum(o.correct for o in options) != 1 or not 2 <= len(options) <= len(LETTERS):
-                right = sum(o.correct for o in options)
-                raise ValueError(f"{_FILE}: la pregunta {key!r} debe tener de 2 a {len(LETTERS)} opciones y una "
-                                 f"sola correcta; tiene {len(options)} opciones y {right} correctas")
-            question = Question(key, q["notebook"], q["question"], options)
+        if "options" not in q or "question" not in q:
+            raise ValueError(f"{_FILE}: la apuesta {key!r} no tiene pregunta con opciones (question, options): "
+                             "sin botones, quien aprende no tiene cómo apostar")
+        options = tuple(Option(o["text"], o["correct"], o["why"]) for o in q["options"])
+        if sum(o.correct for o in options) != 1 or not 2 <= len(options) <= len(LETTERS):
+            right = sum(o.correct for o in options)
+            raise ValueError(f"{_FILE}: la pregunta {key!r} debe tener de 2 a {len(LETTERS)} opciones y una "
+                             f"sola correcta; tiene {len(options)} opciones y {right} correctas")
+        question = Question(key, q["notebook"], q["question"], options)
         out[key] = Bet(key, q["notebook"], tuple(p.lower() for p in q.get("gives_away", ())), question)
     return out
 
@@ -98,7 +100,7 @@ def keys() -> list[str]:
 
 
 def bets() -> list[Bet]:
-    """Every bet, multiple-choice and free-text, in the file's order."""
+    """Every bet, in the file's order."""
     return list(_bets().values())
 
 

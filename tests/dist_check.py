@@ -1,5 +1,6 @@
-"""What make dist built: the wheel carries helpers' modules and data (helpers/data/*.json) and nothing a learner
-does not need; the sdist carries what builds that wheel. Run by make dist:
+"""What make dist built: the wheel carries helpers' modules, data (helpers/data/*.json) and the class report's
+template (helpers/grading/templates/*.j2) and nothing a learner does not need; the sdist carries what builds that
+wheel. Run by make dist:
 
     python tests/dist_check.py dist      # prints each artefact's size and contents, exits 1 on a problem
 """
@@ -19,9 +20,10 @@ ROOT = facts.ROOT
 
 
 def expected() -> set[str]:
-    """The files of helpers a learner's install needs: every module and every data file."""
+    """The files of helpers an install needs: every module, every data file, the class report's template."""
     helpers = ROOT / "helpers"
     files = [p for p in helpers.rglob("*.py") if "__pycache__" not in p.parts] + list((helpers / "data").glob("*.json"))
+    files += (helpers / "grading" / "templates").glob("*.j2")
     return {p.relative_to(ROOT).as_posix() for p in files}
 
 
@@ -60,8 +62,8 @@ def main(folder: str) -> int:
     for p in problems:
         print("  problem:", p)
     if not problems:
-        print(f"the wheel carries helpers' {len(expected())} files (its modules and helpers/data/*.json) and its "
-              "metadata, nothing else")
+        print(f"the wheel carries helpers' {len(expected())} files (its modules, helpers/data/*.json and "
+              "helpers/grading/templates/*.j2) and its metadata, nothing else")
     return 1 if problems else 0
 
 

@@ -126,12 +126,13 @@ def test_the_videos_difference_is_its_two_details_together():
 
 
 def test_a_gpt_given_too_many_ids_says_what_to_pass():
-    """One id more than ctx is a sequence whose last id is only predicted: the advice is idx[:, :-1], the same as
-    helpers.check.use_loss's all_ids mistake (never idx[:, -ctx:], which drops the first id)."""
+    """One id more than ctx is a sequence whose last id is only predicted: the advice is [:, :-1], the same as
+    helpers.check.use_loss's all_ids mistake (never [:, -ctx:], which drops the first id); it names no variable (the
+    forward's idx is not the caller's)."""
     gpt = blocks.GPT(12, 8, 1, ctx=15, n_heads=2)
-    with pytest.raises(ValueError, match=r"ctx=15.*pasale idx\[:, :-1\]"):
+    with pytest.raises(ValueError, match=r"ctx=15.*pasale todos menos el último, \[:, :-1\]$"):
         gpt(torch.zeros(2, 16, dtype=torch.long))
-    with pytest.raises(ValueError, match=r"pasale a lo sumo 15 \(idx\[:, :15\]\) o creá el GPT con un ctx más grande"):
+    with pytest.raises(ValueError, match=r"pasale a lo sumo 15 \(\[:, :15\]\) o creá el GPT con un ctx más grande"):
         gpt(torch.zeros(2, 20, dtype=torch.long))
     assert gpt(torch.zeros(2, 15, dtype=torch.long)).shape == (2, 15, 12)
 

@@ -106,8 +106,9 @@ def test_all_ids_then_slicing_is_named_because_the_notebooks_gpt_reads_fifteen_w
     verdict = check.use_loss(use_loss._all_ids)
     assert verdict.mistake == "all_ids" and "ctx" in verdict.message
     said = " ".join(verdict.message.split())  # the verdict wraps its lines
-    assert "Pasale ids[:, :-1]" in said and "pasale idx[:, :-1]" in said, said
-    assert "idx[:, -" not in said, "the model's error must not advise keeping the last ctx ids: the first is read"
+    assert "Pasale ids[:, :-1]" in said and "pasale todos menos el último, [:, :-1]" in said, said
+    assert "[:, -" not in said, "the model's error must not advise keeping the last ctx ids: the first is read"
+    assert "idx" not in said, "the verdict names the learner's ids, and the model's error no other variable"
 
 
 def test_the_prompt_states_the_shapes_f_cross_entropy_needs():

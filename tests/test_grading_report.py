@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import html
 import inspect
 import json
 import re
@@ -22,6 +21,7 @@ import time
 import pytest
 from conftest import ROOT
 from grading_fixtures import lesson_notebook
+from markupsafe import escape
 from report_class import made_up
 
 import helpers.check
@@ -227,7 +227,7 @@ def test_the_page_asks_nothing_of_the_network_and_says_what_a_teacher_needs(made
     ex, p = report.top[0]
     entry = grading._mistakes.entry(ex.name, p.key)
     first = page.split('id="figuras"')[0]  # the top three, with where to look and what to ask
-    assert html.escape(entry.question) in first and html.escape(entry.section) in first
+    assert escape(entry.question) in first and escape(entry.section) in first  # as the template escapes them
     assert "Para preguntar en clase" in first and "Dónde se enseña" in first
     text = re.sub(r"data:image/svg\+xml;base64,[^\"]+", "", page)
     assert not [r.name for r in rows if r.name in text or r.name.split()[0] in text], "the report names a student"

@@ -210,7 +210,9 @@ def test_a_cell_that_swallows_the_interrupt_is_cut_and_the_exercise_before_keeps
         cut = [p for p in r.problems if "se cortó a los" in p]
         assert len(cut) == 1 and f"la celda {second.stub + 1} se cortó a los" in cut[0], (protect, r.problems)
         seconds = float(cut[0].split("se cortó a los ")[1].split(" s")[0])
-        assert TIEMPO_S + grading._grade.KILL_AFTER_S - 1 <= seconds <= TIEMPO_S + grading._grade.KILL_AFTER_S + 5
+        # not before its deadline (the interrupt at TIEMPO_S, the kill KILL_AFTER_S later); how late after it depends
+        # on how busy the machine is, so no upper bound here but the ceiling against a hang above
+        assert seconds >= TIEMPO_S + grading._grade.KILL_AFTER_S - 1, (protect, seconds)
         assert r.messages[second.name].startswith("no se calificó: la celda"), r.messages
 
 

@@ -97,13 +97,6 @@ def test_no_claim_in_an_answering_cell_names_the_answer(bet):
                        f"hidden claims cell, or word it without the answer): {named}")
 
 
-@pytest.mark.parametrize("bet", [b for b in BETS if b.question is None], ids=lambda b: b.key)
-def test_a_free_text_bet_is_asked_in_words(bet):
-    nb = load(ROOT / "notebooks" / bet.notebook)
-    at = lesson.bet_cells(nb)[bet.key].question
-    assert ASKS.search(text(nb["cells"][at])), f"{bet.key}: cell {at}, its question, does not ask for a bet"
-
-
 def test_the_bets_roles_are_checked():
     """helpers.lesson.problems finds an answer above its question, a bet predictions.json lacks, one left unasked."""
     nb = load(ROOT / "notebooks" / "03_layernorm.ipynb")
@@ -113,7 +106,7 @@ def test_the_bets_roles_are_checked():
     lesson.mark(nb["cells"][bet.question - 1], bet=("03-nada", "question"))
     del nb["cells"][lesson.bet_cells(nb)["03-eps"].question]["metadata"][lesson.KEY]
     keepdim = lesson.bet_cells(nb)["03-keepdim"]
-    for i in (keepdim.question, *keepdim.answers):
+    for i in (keepdim.question, *keepdim.answers, *keepdim.tells):
         del nb["cells"][i]["metadata"][lesson.KEY]["bets"]
     said = lesson.problems(nb, "03_layernorm.ipynb")
     assert any("'03-batch'" in p and "right after the question" in p for p in said), said
@@ -143,8 +136,8 @@ def test_the_bets_roles_are_checked():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_bet_a_notebook_asks_carries_its_role(path):
-    """A cell that asks for a bet says so (a free-text bet's markdown, a question's ask cell): its role names the
-    bet, which helpers.lesson.problems then finds in predictions.json with the cells that answer it."""
+    """A cell that asks for a bet says so: its ask cell's role names the bet (which helpers.lesson.problems then finds
+    in predictions.json with the cells that answer it), and a paragraph that asks for a bet is right above one."""
     nb = load(path)
     cells, answers = nb["cells"], set(lesson.exercise_answer_cells(nb))
     asking = {b.question for b in lesson.bet_cells(nb).values()}
@@ -153,8 +146,7 @@ def test_every_bet_a_notebook_asks_carries_its_role(path):
         if cell["cell_type"] == "code" and text(cell).startswith("helpers.predictions.ask("):
             assert i in asking, f"{path.name}: ask cell {cell.get('id')!r} is the question of no bet (its role)"
         elif cell["cell_type"] == "markdown" and ASKS.search(text(cell)) and nxt is not None and nxt not in answers:
-            asked = i in asking or (text(cells[nxt]).startswith("helpers.predictions.ask(") and nxt == i + 1
-                                    and nxt in asking)
+            asked = text(cells[nxt]).startswith("helpers.predictions.ask(") and nxt == i + 1 and nxt in asking
             assert asked, (f"{path.name}: markdown cell {cell.get('id')!r} asks for a bet that no role names (add "
                            f"it to helpers/data/predictions.json, and its role to the cells that ask and answer it): "
                            f"{ASKS.search(text(cell)).group()!r}")

@@ -145,6 +145,7 @@ def fake_wheel(tmp_path: Path, extra: dict[str, str] | None = None, drop: str | 
 
 def test_dist_check_passes_a_wheel_of_helpers_and_its_data(tmp_path):
     assert any(n.startswith("helpers/data/") and n.endswith(".json") for n in dist_check.expected())
+    assert "helpers/grading/templates/informe.html.j2" in dist_check.expected()
     assert dist_check.wheel_problems(fake_wheel(tmp_path)) == []
 
 
@@ -155,7 +156,8 @@ def test_dist_check_refuses_what_a_learner_does_not_need(tmp_path, extra):
     assert any(extra in p for p in problems), problems
 
 
-def test_dist_check_refuses_a_wheel_without_the_sweep_data(tmp_path):
-    data = next(n for n in dist_check.expected() if n.startswith("helpers/data/"))
+@pytest.mark.parametrize("folder", ["helpers/data/", "helpers/grading/templates/"])  # the sweep, the class report
+def test_dist_check_refuses_a_wheel_without_its_data(tmp_path, folder):
+    data = next(n for n in dist_check.expected() if n.startswith(folder))
     problems = dist_check.wheel_problems(fake_wheel(tmp_path, drop=data))
     assert any(data in p for p in problems), problems

@@ -76,6 +76,12 @@ def test_a_question_without_exactly_one_right_option_is_refused():
         predictions._parse(two)
 
 
+def test_a_bet_without_buttons_is_refused():
+    """A bet in words only left the learner no way to commit (issue 51's blind read): every bet has options."""
+    with pytest.raises(ValueError, match="sin botones"):
+        predictions._parse({"x": {"notebook": "n", "gives_away": ["sí"]}})
+
+
 @pytest.fixture
 def fresh():
     """No bet kept from another test (helpers.predictions keeps a session's first answers)."""

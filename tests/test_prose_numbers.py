@@ -37,8 +37,6 @@ EXEMPT = {
         "2015": "year of He et al.'s initialisation paper",
         "2016": "year of the ResNet paper (He et al.) and of LayerNorm (Ba et al.)",
         "2020": "year of Xiong et al. (Papers list)",
-        "18": "ResNet paper's plain network depth, cited (He et al. 2016)",
-        "34": "ResNet paper's plain network depth, cited (He et al. 2016)",
         "96": "GPT-3's depth, the stacks of the deep dive 02b that section 5 points to",
     },
     "02b_96_capas.ipynb": {
@@ -46,6 +44,8 @@ EXEMPT = {
         "2015": "year of He et al.'s initialisation paper (Papers list)",
         "2016": "year of the ResNet paper (He et al.) and of LayerNorm (Ba et al.)",
         "2020": "year of GPT-3 (Brown et al.) and of Xiong et al. (Papers list)",
+        "18": "ResNet paper's plain network depth, cited (He et al. 2016)",
+        "34": "ResNet paper's plain network depth, cited (He et al. 2016)",
     },
     "03_layernorm.ipynb": {
         "2015": "year of the BatchNorm paper (Ioffe and Szegedy)",
@@ -56,9 +56,10 @@ EXEMPT = {
     },
     "04_encoder_block.ipynb": {
         "2017": "year of the paper",
-        "117": "GPT-2 paper's own figure (117 million), contrasted with our count",
+    },
+    "04b_gpt_con_mascara.ipynb": {
         "175": "GPT-3's name for its size (175 billion), contrasted with our count",
-        "2020": "year of Kaplan et al. (Papers list)",
+        "2020": "year of Kaplan et al., whose 12·L·d² section 6 measures",
     },
     "05_norm_placement.ipynb": {
         "2020": "year of Xiong et al.",
@@ -120,14 +121,19 @@ def found_numbers(nb: dict, outputs_only: bool = False) -> set[str]:
 
 
 def quoted(nb: dict, only_summary: bool = False):
+    summary = False  # inside «Resumiendo»: from its heading to the next one (its bullets may be cells of their own)
     for i, cell in enumerate(nb["cells"]):
         if cell["cell_type"] != "markdown":
             continue
         text = "".join(cell["source"])
         if only_summary:
-            if "## Resumiendo" not in text:
+            if "## Resumiendo" in text:
+                summary, text = True, text[text.index("## Resumiendo"):]
+            elif re.search(r"^#{1,6} ", text, flags=re.M):
+                summary = False
+            if not summary:
                 continue
-            text = text[text.index("## Resumiendo"):].split("## Ejercicios")[0]
+            text = text.split("## Ejercicios")[0]
         for n in prose_numbers(text):
             yield i, n
 

@@ -56,8 +56,7 @@ def answering(nb: dict) -> dict:
 def fold(cell: dict, bets: list) -> None:
     """Fold a cell's output (myst-nb's hide-output, a <details>), or a markdown cell whole, until the reader answers
     one of ``bets``, or opens it; the fold carries each bet's tag (a class on the page) for prediccion.js to open it."""
-    asked = any(b.question for b in bets)  # a question with buttons: its «ver sin apostar»
-    show = "Ver la respuesta sin apostar" if asked else "Ver la respuesta (anotá antes tu apuesta)"
+    show = "Ver la respuesta sin apostar"  # every bet has buttons (helpers.predictions): this opens without one
     if cell["cell_type"] == "markdown":  # the text that reads the answer: in a <details> of its own, same classes
         classes = " ".join(f"tag_{FOLD_TAG}{b.key}" for b in bets)
         text = lesson.source(cell).strip()

@@ -2,7 +2,8 @@
 ``python -m helpers.grading calificar CARPETA --tarea build/grading`` grades a class's submissions, no Docker, and
 writes the class report beside its CSV (``informe notas.csv`` rebuilds it from the CSV).
 
-Needs nbclient (Colab has it; ``pip install 'leccion06-helpers[docente]'`` elsewhere); building needs otter-grader.
+Needs nbclient and jinja2 (Colab has both; ``pip install 'leccion06-helpers[docente]'`` elsewhere); building
+needs otter-grader.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import html
 import io
 import re
 import textwrap
@@ -332,83 +331,8 @@ def _alt(notebook: str, exs: list[ExerciseReport]) -> str:
 
 # -------------------------------------------------------------------------------------------------- the page
 
-_CSS = """
-:root{color-scheme:light}
-body{margin:0;background:#fff;color:#1b1b1b;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",
-"DejaVu Sans",sans-serif}
-header,main,footer{max-width:50rem;margin:0 auto;padding:0 1rem}
-h1{font-size:1.6rem;line-height:1.25;margin:1.2rem 0 .4rem}
-h2{font-size:1.3rem;margin:2.2rem 0 .6rem;padding-bottom:.2rem;border-bottom:2px solid #d0d0d0}
-h3{font-size:1.15rem;margin:1.8rem 0 .3rem}
-h4{font-size:1rem;margin:1rem 0 .2rem}
-p{margin:.35rem 0}
-.apagado{color:#4a4a4a}
-th .apagado{font-weight:normal}
-.aviso{padding:.5rem .8rem;margin:.8rem 0;border-left:6px solid}
-.publico{border-color:COLOR_CORRECT;background:#eefaf5}
-.privado{border-color:COLOR_MISTAKE;background:#fff3eb}
-ol.top>li{margin:0 0 1rem}
-table{border-collapse:collapse;width:100%;margin:.4rem 0;font-variant-numeric:tabular-nums}
-caption{text-align:left;font-weight:600;padding:.2rem 0}
-th,td{text-align:left;vertical-align:top;padding:.3rem .4rem;border-bottom:1px solid #d8d8d8}
-td.n,th.n{text-align:right}
-td.n{white-space:nowrap}
-dl{margin:.3rem 0}
-dt{font-weight:600;margin-top:.7rem}
-dd{margin:0 0 0 1rem}
-code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.92em;background:#f2f2f2;padding:0 .2em;
-border-radius:3px;overflow-wrap:anywhere}
-figure{margin:1rem 0}
-figure img{display:block;max-width:100%;height:auto}
-figcaption{color:#4a4a4a;font-size:.92rem}
-footer{margin-top:2.5rem;padding-bottom:2rem;color:#4a4a4a;font-size:.92rem}
-@media (max-width:40rem){table{font-size:.92rem}th,td{padding:.25rem .2rem}}
-@media print{
-body{font-size:10pt}
-header,main,footer{max-width:none;padding:0}
-h2,h3,h4,dt{break-after:avoid}
-section.ejercicio,figure,ol.top>li,tr,dd{break-inside:avoid}
-.aviso{background:none}
-}
-@page{margin:1.5cm}
-"""
-
-
-def _css() -> str:
-    """The page's style, its two colours the palette's (helpers.plots)."""
-    from .. import plots
-    return _CSS.replace("COLOR_CORRECT", plots.color("correct")).replace("COLOR_MISTAKE", plots.color("known mistake"))
-
-
-def _e(text) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _said(message: str) -> str:
-    """A checker's message as HTML: `code` as code, as the notebooks show it."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(message))
-
-
 def _title(stem: str) -> str:
     return next((title for s, title in NOTEBOOKS.values() if s == stem), "un notebook que esta versión no conoce")
-
-
-def _where(ex: ExerciseReport, key: str) -> str:
-    found = entry(ex.name, key)
-    return f"{_e(ex.notebook)} ({_e(_title(ex.notebook))}), sección «{_e(found.section)}»" if found else ""
-
-
-def _mistake_text(ex: ExerciseReport, p: Part, names: bool, messages: dict, short: bool = False) -> str:
-    """What the control told them, where the notebook teaches it, what to ask (``short``: under the exercise's
-    own heading, which already names the notebook), and who, if asked."""
-    found = entry(ex.name, p.key)
-    where = f"sección «{_e(found.section)}»" if short else _where(ex, p.key)
-    said = [f"<p>Lo que les dijo el control: «{_said(messages[p.key])}»</p>" if p.key in messages else "",
-            f"<p>Dónde se enseña: {where}. Para preguntar en clase: {_e(found.question)}</p>" if short else
-            f"<p>Dónde se enseña: {where}</p><p>Para preguntar en clase: {_e(found.question)}</p>"]
-    if names and p.who:
-        said.append(f"<p>Quiénes: {_e(', '.join(p.who))}</p>")
-    return "".join(said)
 
 
 def _messages(name: str) -> dict[str, str]:
@@ -416,116 +340,28 @@ def _messages(name: str) -> dict[str, str]:
     return {m.key: m.message for m in module.checker.mistakes} if module else {}
 
 
-def _top(report: Report, names: bool) -> str:
-    top = report.top
-    if not top:
-        return "<p>Nadie cometió uno de los errores típicos que reconocen los controles.</p>"
-    items = []
-    for ex, p in top:
-        items.append(f'<li data-ejercicio="{_e(ex.name)}" data-clave="{_e(p.key)}" data-n="{p.count}">'
-                     f"<p><strong>{_e(p.label)}</strong>: {p.count} de {ex.handed} ({_pct(p.share)}) en "
-                     f"<code>{_e(ex.name)}</code></p>{_mistake_text(ex, p, names, _messages(ex.name))}</li>")
-    return f'<ol class="top">{"".join(items)}</ol>'
-
-
-def _row(p: Part, names: bool) -> str:
-    label = _e(p.label)
-    if p.kinds:
-        label += ' <span class="apagado">(' + "; ".join(f"{_e(other_label(k))}: {n}" for k, n in p.kinds) + ")</span>"
-    who = f'<td>{_e(", ".join(p.who)) if p.key != "right" else ""}</td>' if names else ""
-    return (f'<tr data-clave="{_e(p.key)}" data-n="{p.count}"><th scope="row">{label}</th>'
-            f'<td class="n">{p.count}</td><td class="n">{_pct(p.share)}</td>{who}</tr>')
-
-
-def _exercise_html(ex: ExerciseReport, names: bool) -> str:
-    head = (f'<section class="ejercicio" data-ejercicio="{_e(ex.name)}" data-entregaron="{ex.handed}">'
-            f'<h3 id="ej-{_e(ex.name)}"><code>{_e(ex.name)}</code> · {_e(ex.notebook or "?")} '
-            f"({_e(_title(ex.notebook))})</h3>"
-            f"<p>Lo entregaron {ex.handed}; lo tienen bien {ex.right.count} ({_pct(ex.right.share)}), lo erraron "
-            f"{ex.missed - ex.parts[-1].count} y lo dejaron sin intentar {ex.parts[-1].count}.</p>")
-    who = '<th scope="col">quiénes</th>' if names else ""
-    table = (f"<table><caption>Cómo se reparte la clase en <code>{_e(ex.name)}</code> (la parte, de los que lo "
-             f'entregaron)</caption><thead><tr><th scope="col">resultado</th><th scope="col" class="n">cuántos</th>'
-             f'<th scope="col" class="n">parte</th>{who}</tr></thead><tbody>'
-             + "".join(_row(p, names) for p in ex.parts) + "</tbody></table>")
-    named = [p for p in ex.parts if p.named]
-    messages = _messages(ex.name)
-    details = ("<h4>Los errores típicos, uno por uno</h4><dl>"
-               + "".join(f"<dt>{_e(p.label)}: {p.count} ({_pct(p.share)})</dt><dd>"
-                         f"{_mistake_text(ex, p, names, messages, short=True)}</dd>" for p in named) + "</dl>") \
-        if named else ""
-    return head + table + details + "</section>"
-
-
-def _figures(report: Report) -> str:
+def _figures(report: Report) -> list[dict]:
+    """Each notebook the class handed in, in the series' order: its figure, as the page shows it."""
     out = []
     for stem, title in sorted(NOTEBOOKS.values()):
-        if not any(ex.notebook == stem for ex in report.exercises):
-            continue
-        svg, alt, (w, h) = _figure(report, stem)
-        data = base64.b64encode(svg).decode("ascii")
-        handed = report.handed_per_notebook.get(stem, 0)
-        out.append(f'<h3 id="nb-{_e(stem)}">{_e(stem)} · {_e(title)}</h3>'
-                   f'<figure><img src="data:image/svg+xml;base64,{data}" alt="{_e(alt)}" width="{w}" height="{h}">'
-                   f"<figcaption>Lo entregaron {handed} de {how_many(report.students, 'estudiante')}.</figcaption>"
-                   "</figure>")
-    return "".join(out)
+        if any(ex.notebook == stem for ex in report.exercises):
+            svg, alt, (width, height) = _figure(report, stem)
+            out.append(dict(stem=stem, title=title, data=base64.b64encode(svg).decode("ascii"), alt=alt, width=width,
+                            height=height, handed=report.handed_per_notebook.get(stem, 0)))
+    return out
 
 
 def _render(report: Report, names: bool = False) -> str:
-    """The report as one HTML page in Spanish: no request to anything, figures inside, prints on paper."""
-    from .. import __version__
-    notebooks = len({ex.notebook for ex in report.exercises})
-    privacy = ('<p class="aviso privado"><strong>Con nombres:</strong> este informe dice quién cometió cada error. '
-               "Es para vos: no lo proyectes en clase ni lo compartas.</p>" if names else
-               '<p class="aviso publico"><strong>Sin nombres:</strong> este informe cuenta, no lista estudiantes: lo '
-               "podés mostrar en clase. Para ver quién cometió cada error, armalo con <code>--con-nombres</code>.</p>")
-    notes = "".join(f'<p class="aviso privado">{_e(n)}</p>' for n in report.notes)
-    source = f" · de <code>{_e(report.source)}</code>" if report.source else ""
-    return f"""<!DOCTYPE html>
-<html lang="es">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Informe de la clase: qué les costó{' (con nombres)' if names else ''}</title>
-<style>{_css()}</style>
-</head>
-<body>
-<header>
-<h1>Qué le costó a la clase</h1>
-<p class="apagado">{how_many(report.students, 'estudiante')} · {how_many(len(report.exercises), 'ejercicio')} de \
-{how_many(notebooks, 'notebook')}{source}</p>
-{privacy}{notes}
-</header>
-<main>
-<section aria-labelledby="top"><h2 id="top">Para la próxima clase: los tres errores más comunes</h2>
-<p>Los errores típicos que más estudiantes cometieron, con la sección del notebook que enseña el punto y una
-pregunta para hacerle a la clase entera antes de volver a explicarlo.</p>
-{_top(report, names)}
-</section>
-<section aria-labelledby="figuras"><h2 id="figuras">Cada notebook, en una figura</h2>
-<p>Cada ejercicio, en barras: qué parte de los que lo entregaron lo tiene bien (verde), cometió cada error típico
-(naranja rojizo, con su nombre), otro error (gris con cruces) o lo dejó sin intentar (gris claro, rayado).</p>
-{_figures(report)}
-</section>
-<section aria-labelledby="ejercicios"><h2 id="ejercicios">Ejercicio por ejercicio, del más errado al menos</h2>
-{''.join(_exercise_html(ex, names) for ex in report.exercises)}
-</section>
-<section aria-labelledby="como"><h2 id="como">Cómo se contó</h2>
-<p>Cada ejercicio cuenta a los estudiantes que entregaron su notebook (la última entrega de cada uno), y cada
-porcentaje es sobre ellos. <strong>Bien</strong>: el control la dio por buena. Un <strong>error típico</strong>: el
-control lo reconoció por su nombre (el mensaje es el que leyó el estudiante). <strong>Otro error</strong>: está mal
-pero no es uno de los típicos, o su código falló, no terminó a tiempo o no estaba la respuesta; entre paréntesis, qué
-pasó. <strong>Sin intentar</strong>: la celda quedó como la repartiste. Los ejercicios van de la mayor parte que no
-lo tiene bien (por un error o sin intentar) a la menor. Una entrega de la copia equivocada (la del
-docente, o con el modo calificado apagado) cuenta igual: la columna «alertas» del CSV dice cuál es.</p>
-</section>
-</main>
-<footer>
-<p>Armado por helpers.grading {_e(__version__)}. Para armarlo de nuevo sin calificar:
-<code>python -m helpers.grading informe {_e(report.source or 'notas.csv')}</code>
-{'' if names else '(con <code>--con-nombres</code>, con los nombres)'}.</p>
-</footer>
-</body>
-</html>
-"""
+    """The report as one HTML page in Spanish (templates/informe.html.j2, which escapes what it is given): no
+    request to anything, figures inside, prints on paper."""
+    import jinja2
+
+    from .. import __version__, plots
+    env = jinja2.Environment(loader=jinja2.PackageLoader(__package__), autoescape=True, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env.filters.update(pct=_pct, code_split=lambda text: re.split(r"`([^`]+)`", text))  # `code`: odd parts
+    env.globals.update(color=plots.color, entry=entry, how_many=how_many, messages=_messages,
+                       other_label=other_label, title=_title)
+    return env.get_template("informe.html.j2").render(
+        report=report, names=names, version=__version__, figures=_figures(report),
+        notebooks=len({ex.notebook for ex in report.exercises}))

@@ -24,8 +24,10 @@ BETS = {b.key: b for b in predictions.bets()}
 
 
 def answering(bet) -> tuple[int, ...]:
-    """The indices of the cells whose output answers ``bet`` in its notebook (their roles say so)."""
-    return lesson.bet_cells(lesson.read(ROOT / "notebooks" / bet.notebook))[bet.key].answers
+    """The indices of the cells whose output answers ``bet`` in its notebook, or tells it again further down (their
+    roles say so: each one is folded with the bet's tag)."""
+    cells = lesson.bet_cells(lesson.read(ROOT / "notebooks" / bet.notebook))[bet.key]
+    return (*cells.answers, *cells.tells)
 
 
 def folds_with_output(bet) -> int:
@@ -98,26 +100,6 @@ def test_see_without_betting_opens_the_answer_and_bets_nothing(base_url, browser
         box.get_by_role("button", name="Ver la respuesta sin apostar").click()
         assert all_open(v.page, "03-batch") and box.locator(".prediccion-respuesta").inner_text() == ""
         assert all_closed(v.page, "03-eps"), "another bet's answer opened too"
-    finally:
-        v.close()
-
-
-@pytest.mark.parametrize("key", [b.key for b in predictions.bets() if b.question is None])
-def test_a_free_text_bets_answer_is_folded_until_opened(base_url, browser, key):  # noqa: F811
-    bet = BETS[key]
-    v = Visit(browser, base_url, f"notebooks/{bet.notebook.removesuffix('.ipynb')}.html", "telefono", "light")
-    try:
-        f = folds(v.page, key)
-        assert f.count() == folds_with_output(bet) > 0 and all_closed(v.page, key)
-        summary = f.first.locator("summary")
-        summary.scroll_into_view_if_needed()
-        # a cell that also answers a question with buttons (01's c18) offers to see it without betting
-        shared = any(b.question and b.notebook == bet.notebook and answering(bet)[0] in answering(b)
-                     for b in BETS.values())
-        assert summary.inner_text().strip() == ("Ver la respuesta sin apostar" if shared
-                                                else "Ver la respuesta (anotá antes tu apuesta)")
-        summary.click()
-        assert f.first.locator(".cell_output").is_visible()
     finally:
         v.close()
 

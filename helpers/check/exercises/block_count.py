@@ -104,4 +104,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("block_count", reference=params_bloque, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla", section="6. Contar parámetros, hasta GPT-3")
+                   expects="tu función, sin llamarla", section="6. Contar los parámetros de un bloque")

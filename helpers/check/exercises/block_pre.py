@@ -172,7 +172,7 @@ def _pre_and_post(self, x):
 @mistakes.add("final_layer_norm", "Sobra una LayerNorm al final del bloque: en pre-norm la corriente sale sin "
                                   "normalizar. La LayerNorm final va una sola vez, después del último bloque de la "
                                   "pila, no en cada bloque.",
-              label="LayerNorm al final del bloque", section="4. ¿Hace falta una LayerNorm al final?",
+              label="LayerNorm al final del bloque", section="4. El desvío, bloque tras bloque",
               question="¿Por qué pre-norm necesita una LayerNorm al final de la pila, y una sola?")
 def _final_layer_norm(self, x):
     x = x + self.drop(self.atencion(self.ln1(x)))

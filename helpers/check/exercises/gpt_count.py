@@ -1,4 +1,4 @@
-"""Notebook 04 · ``params_gpt(vocab, d_model, n_layers, ctx)``: a GPT-2-style model's parameters: token and
+"""Notebook 04b · ``params_gpt(vocab, d_model, n_layers, ctx)``: a GPT-2-style model's parameters: token and
 learned position embeddings, n_layers pre-norm blocks with d_ff = 4·d_model and biases, a final LayerNorm, the
 output matrix tied to the token embedding. Checked by ``helpers.check.gpt_count(params_gpt)``."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._core import Exercise, Gallery, Probe, judge_count
 
-ORDER = ("04", 4)  # notebook 04, its fourth exercise: the registry lists exercises in this order
+ORDER = ("04b", 2)  # notebook 04b (a deep dive of 04), its second exercise: the registry lists exercises in this order
 
 # ---- the reference: solution() shows this source, and the checker compares against it
 def params_gpt(vocab, d_model, n_layers, ctx):
@@ -47,7 +47,7 @@ mistakes = Gallery()
 
 
 @mistakes.add("no_final_layer_norm", "Te falta la LayerNorm final, la que va después del último bloque: 2d.",
-              label="sin la LayerNorm final", section="4. ¿Hace falta una LayerNorm al final?",
+              label="sin la LayerNorm final",
               question="¿Dónde está la LayerNorm final de GPT-2, y por qué la necesita un modelo pre-norm?")
 def _no_final_layer_norm(vocab, d_model, n_layers, ctx):
     d = d_model
@@ -122,4 +122,4 @@ def assess(ex: Exercise, answer):
 
 
 checker = Exercise("gpt_count", reference=params_gpt, hints=HINTS, assess=assess, mistakes=mistakes,
-                   expects="tu función, sin llamarla", section="6. Contar parámetros, hasta GPT-3")
+                   expects="tu función, sin llamarla", section="5. Un GPT entero, hasta GPT-3")

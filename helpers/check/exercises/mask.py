@@ -175,7 +175,7 @@ def assess(ex: Exercise, answer):
     finding = diagnose(answer, mascara_causal, ex.mistakes, PROBES, _differ, same=_same_mask)
     if finding.kind == "correct" and any(_read(g, g.shape[0]).kind == "neg" for g in finding.got):
         return ex.correct("Prohíbe justo el futuro. Usás un número muy negativo en vez de −∞, y en float32 "
-                          "el peso prohibido también da 0 exacto: e^x ya es 0 desde x = −104 (el ejercicio 2 "
+                          "el peso prohibido también da 0 exacto: e^x ya es 0 desde x = −104 (el ejercicio 1 "
                           "del final lo prueba con −10⁴). −∞ sigue siendo la convención: da 0 con cualquier "
                           "puntaje (un número fijo deja pasar peso si un puntaje prohibido supera a los "
                           "permitidos en casi ese número), es la del paper y es lo que PyTorch pone por vos "
