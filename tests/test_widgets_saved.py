@@ -17,7 +17,7 @@ MADE = {
     "FourNumbers": lambda: widgets.FourNumbers(),
     "StepByStep": lambda: widgets.StepByStep(),
     "GammaBeta": lambda: widgets.GammaBeta(),
-    "SweepExplorer": lambda: widgets.SweepExplorer(n_layers=24, norm="post", warmup=0),
+    "SweepExplorer": lambda: widgets.SweepExplorer(n_layers=12, norm="post", warmup=0),
     "Prediction": lambda: widgets.Prediction("02-depth96"),
 }
 

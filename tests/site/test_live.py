@@ -36,7 +36,7 @@ _spec.loader.exec_module(L)
 WALK = dict(x=(0.5, 1.15, 0.78, 0.88), sublayer=(0.3, -0.2, 0.15, 0.45), gamma=(1.2, 0.8, 1.0, 1.1),
             beta=(0.1, 0.0, -0.2, 0.3))  # 03's cell
 GB_X = (0.8, 0.95, 0.93, 1.33)
-EXPLORER_START = (24, "post", 0, "todas")  # 05b's cell: SweepExplorer(n_layers=24, norm='post', warmup=0)
+EXPLORER_START = (12, "post", 0, "todas")  # 05b's cell: SweepExplorer(n_layers=12, norm='post', warmup=0)
 REPORT = {}
 
 
@@ -239,7 +239,10 @@ def test_a_reader_by_keyboard(browser, base_url, explorer_lines):  # noqa: F811
         page.wait_for_function("() => document.querySelector('#en-vivo-explorador').dataset.listo === '1'")
         assert page.locator("figure.widget-picture").is_hidden()
         assert shown(box) == explorer_lines["|".join(map(str, EXPLORER_START))]
+        page.keyboard.press("Space")  # capas 24: the focused one, chosen by keyboard
+        assert shown(box) == explorer_lines["24|post|0|todas"]
         page.keyboard.press("ArrowLeft")  # capas 12
+        assert shown(box) == explorer_lines["12|post|0|todas"]
         box.get_by_label("las dos", exact=True).check()
         assert shown(box) == explorer_lines["12|ambas|0|todas"]
         box.get_by_label("warmup", exact=True).select_option(label="50 pasos")
