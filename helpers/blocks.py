@@ -234,9 +234,10 @@ def _refuse_too_big(vocab, d_model, n_layers, ctx, n_heads, d_ff, bias) -> None:
 
 def _too_long(T: int, ctx: int) -> str:
     """What to do with T ids for a GPT that reads ``ctx``: for ctx + 1 (a sequence whose last id is only predicted,
-    as helpers.check.use_loss's mistake all_ids says) it is [:, :-1]. It names no variable: the caller's is not idx
-    (notebook 04b's is ids, and the verdict beside this error says ids[:, :-1])."""
-    said = f"le pasaste {T} tokens por secuencia, pero el modelo lee a lo sumo ctx={ctx}, uno por posición aprendida"
+    as helpers.check.use_loss's mistake all_ids says) it is [:, :-1]. It names the argument, idx, but writes the advice
+    with no variable: the caller's is not idx (notebook 04b's is ids, and the verdict beside this error says
+    ids[:, :-1])."""
+    said = f"idx trae {T} tokens por secuencia, pero el modelo lee a lo sumo ctx={ctx}, uno por posición aprendida"
     if T == ctx + 1:
         return f"{said}: si el último solo se adivina (no se lee), pasale todos menos el último, [:, :-1]"
     return f"{said}: pasale a lo sumo {ctx} ([:, :{ctx}]) o creá el GPT con un ctx más grande"
