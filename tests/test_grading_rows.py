@@ -4,13 +4,15 @@ feedback with the total and the missing notebooks, times in a named zone, output
 problems named by the notebook's own cell. Grades come from a stand-in for the kernels (``graded_as``); the copies
 are of synthetic lessons (tests/grading_fixtures.py) under three of the series' stems, with the exercises named in
 SERIES, so no change to a lesson notebook changes them. test_the_guides_cell_numbers_are_those_of_03s_student_copy
-reads the real notebook 03 (the guide quotes its cells)."""
+reads the real notebook 03 (the guide quotes its cells), and the guide's puntos.ini examples are read against the
+real notebooks' exercises."""
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
 import json
+import re
 import shutil
 
 import pytest
@@ -18,7 +20,7 @@ from conftest import ROOT, load
 from grading_fixtures import lesson_notebook
 from markupsafe import escape
 
-from helpers import grading
+from helpers import grading, lesson
 from helpers.grading import _cli
 from helpers.grading.__main__ import main
 
@@ -384,3 +386,20 @@ def test_the_guides_cell_numbers_are_those_of_03s_student_copy():
     cells.insert(second.check, {"cell_type": "code", "metadata": {}, "source": "def roto(:\n", "outputs": []})
     before = place({**student, "cells": cells}, second.check)
     assert f"«{before} falló: SyntaxError: invalid syntax (línea 1 de la celda {second.check + 1})»" in guide, before
+
+
+def test_every_puntos_ini_the_guide_shows_builds_against_the_lesson(tmp_path):
+    """A teacher copies the guide's examples as they stand (the blind read: both named exercises in the wrong
+    notebook, and armar stopped): each one is read by armar's own reader against the real notebooks' exercises."""
+    from helpers.grading._assign import plan
+
+    guide = (ROOT / "docs" / "docente.md").read_text(encoding="utf-8")
+    examples = re.findall(r"```ini\n(.*?)```", guide, flags=re.S)
+    assert len(examples) >= 2, "the guide's puntos.ini examples are gone"
+    notebooks = lesson.notebooks(ROOT / "notebooks")
+    for k, text in enumerate(examples):
+        path = tmp_path / f"puntos{k}.ini"
+        path.write_text(text, encoding="utf-8")
+        chosen = plan(notebooks, path)  # raises PointsError, in Spanish, on a notebook or exercise that is not there
+        assert chosen and all(chosen.values()), text
+
