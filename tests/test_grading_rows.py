@@ -212,6 +212,21 @@ def test_the_command_prints_a_name_under_two_ids(tmp_path, capsys, no_kernels):
     assert said.count("aparece también con otro legajo") == 2, said
 
 
+def test_an_unreadable_file_is_graded_by_its_name_or_said(tmp_path, capsys, no_kernels):
+    """A file cut short is not a notebook any more: with several notebooks in the assignment, its name says which one
+    (a row with the problem), or calificar says it cannot read it and what to do (the blind teacher read: it was
+    dropped with «no es de ningún notebook de la tarea»)."""
+    handed_in(tmp_path / "entregas", "01_ffn", "Gael Paz", "31")
+    handed_in(tmp_path / "entregas", "03_layernorm", "Gael Paz", "31")
+    (tmp_path / "entregas" / "Ana Pérez - 03_layernorm.ipynb").write_text('{"cells": [{"cell_', encoding="utf-8")
+    (tmp_path / "entregas" / "descarga.ipynb").write_text('{"cells": [', encoding="utf-8")
+    assert main(["calificar", str(tmp_path / "entregas"), "--csv", str(tmp_path / "n.csv")]) == 0
+    said = capsys.readouterr().out
+    assert "no califico descarga.ipynb: no se puede leer como notebook" in said, said
+    assert "Ana Pérez - 03_layernorm.ipynb" not in said.split("no califico")[-1].split("\n")[0], said
+    assert any("Ana Pérez - 03_layernorm.ipynb" in str(p) for p in no_kernels[-1]), no_kernels
+
+
 # ------------------------------------------------------------------------------ what the guide makes stays private
 
 def test_the_student_data_the_guide_creates_is_ignored_by_git():

@@ -24,8 +24,8 @@ from ._notebook import GRADED_ENV, Exercise, exercises, how_many, show_points
 from ._origin import Origin, origin, settle
 from ._spreadsheet import inert
 
-__all__ = ["Assignment", "Row", "Submission", "alerts", "assignments", "collect", "grade_all", "latest", "student_rows",
-           "write_csv", "write_feedback"]
+__all__ = ["Assignment", "Row", "Submission", "alerts", "assignments", "collect", "grade_all", "latest", "stem_in_name",
+           "student_rows", "write_csv", "write_feedback"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,13 @@ def _stem_of(nb, who: Identity, known: dict[str, Assignment]) -> str:
     return next((a.stem for a in known.values() if names and names <= {ex.name for ex in a.tasks}), who.notebook)
 
 
+def stem_in_name(path: Path, known: dict[str, Assignment]) -> str:
+    """The one notebook of the assignment whose name the file's name holds («Ana - 04b_gpt_con_mascara (1).ipynb»),
+    else "" (none, or more than one)."""
+    named = [stem for stem in known if stem in Path(path).name]
+    return named[0] if len(named) == 1 else ""
+
+
 def _exercises_or_none(nb) -> list[Exercise]:
     try:
         return exercises(nb)
@@ -138,8 +145,8 @@ def collect(paths: list[Path], known: dict[str, Assignment], root: Path | None =
         try:
             nb = json.loads(path.read_text(encoding="utf-8"))
             who = identify(nb, path)
-        except (ValueError, UnicodeDecodeError, AttributeError):
-            subs.append(Submission(path, None, "", "", rel=rel))
+        except (ValueError, UnicodeDecodeError, AttributeError):  # unreadable: its notebook, if its file name says it
+            subs.append(Submission(path, None, "", stem_in_name(path, known), rel=rel))
             continue
         subs.append(Submission(path, who, "", _stem_of(nb, who, known), alerts(nb), rel=rel))
     keys, clashes = students([(s.who, s.rel) for s in subs])

@@ -18,6 +18,7 @@ from ._class import (
     collect,
     grade_all,
     latest,
+    stem_in_name,
     student_rows,
     write_csv,
     write_feedback,
@@ -214,8 +215,14 @@ def _calificar(args) -> int:
     known = known or _from_submissions(subs)
     for s in subs:
         s.stem = s.stem if s.stem in known or len(known) != 1 else next(iter(known))
+        s.stem = s.stem or (stem_in_name(s.path, known) if s.who is None else "")
     for s in [s for s in subs if s.stem not in known]:
-        print(f"no califico {s.shown}: no es de ningún notebook de la tarea ({', '.join(known)})")
+        if s.who is None:  # no notebook any more (a download cut short, a file saved over): said, not dropped
+            print(f"no califico {s.shown}: no se puede leer como notebook (¿se cortó la descarga, o se guardó encima "
+                  "otro archivo?), y su nombre no dice de qué notebook de la tarea es "
+                  f"({', '.join(known)}): pedile a quien lo entregó que lo suba de nuevo")
+        else:
+            print(f"no califico {s.shown}: no es de ningún notebook de la tarea ({', '.join(known)})")
         subs.remove(s)
     mine = " (la de esta máquina; la de tu curso: --zona, por ejemplo --zona America/Argentina/Buenos_Aires)"
     print(f"horas de entrega en la zona {zone.name}" + (mine if zone.machine else ""))
