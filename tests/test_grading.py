@@ -219,6 +219,8 @@ def test_otter_assign_builds_the_bundle_from_the_same_checks(tmp_path, lesson_pa
     assert f"helpers.check.{first.name}({first.variable})" in tests[f"tests/{first.name}.py"]
     assert "'points': 1" in tests[f"tests/{first.name}.py"]
     assert "leccion06-helpers @ git+" in env and "otter-grader" in env
+    # torch from PyTorch's CPU index: from PyPI alone, the image would pull CUDA's several GB (the blind teacher read)
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in env, env
     # what a student copy and the bundle install is pyproject's version, the release main's workflow tags
     import facts
     assert set(re.findall(r"@v(\d+\.\d+\.\d+)", env)) == {facts.version()}, env

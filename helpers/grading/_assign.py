@@ -92,13 +92,18 @@ def master_notebook(nb, name: str, student=None, cell_s: float | None = None):
     return {**student, "cells": cells}
 
 
+TORCH_CPU_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
+
+
 def _requirements(root: Path) -> str:
-    """What the autograder image installs: this release of helpers, from the repository's tag."""
+    """What the autograder image installs: this release of helpers, from the repository's tag, with PyTorch's CPU
+    index beside PyPI (otherwise pip takes PyPI's torch, which brings CUDA: several GB of nvidia-… packages that
+    grading never uses; a +cpu build sorts above the same version without it)."""
     import importlib.util  # the checkout's .ci/facts.py, the one reader of pyproject.toml (not on any path)
     spec = importlib.util.spec_from_file_location("facts", root / ".ci" / "facts.py")
     facts = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(facts)
-    return f"leccion06-helpers @ git+{facts.repository()}@v{facts.version()}\n"
+    return f"{TORCH_CPU_INDEX}\nleccion06-helpers @ git+{facts.repository()}@v{facts.version()}\n"
 
 
 def _same_as_ours(theirs: Path, ours: Path) -> None:
