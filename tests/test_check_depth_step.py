@@ -3,7 +3,10 @@ residual, norma). The gallery-wide rules (each mistake named, stubs, timeouts) r
 
 from __future__ import annotations
 
+import pytest
 import torch
+import torch.nn.functional as F
+from torch import nn
 
 from helpers import check
 from helpers.check.exercises import depth_step
@@ -60,6 +63,44 @@ def test_a_swap_of_the_two_flags_is_named():
 
     verdict = check.depth_step(swapped)
     assert verdict.status == "wrong" and verdict.mistake == "swapped", verdict
+
+
+# normalizing with a LayerNorm of one's own instead of the `ln` received, written the ways learners write it: the
+# prompt says «Usá la `ln` que recibís», and the blind read's fresh LayerNorm got «No reconozco el error»
+def _fresh_module(h, subcapa, ln, residual, norma):
+    entrada = nn.LayerNorm(h.shape[-1])(h) if norma else h
+    return h + subcapa(entrada) if residual else subcapa(entrada)
+
+
+def _functional(h, subcapa, ln, residual, norma):
+    if norma:
+        entrada = F.layer_norm(h, (h.shape[-1],))
+    else:
+        entrada = h
+    return h + subcapa(entrada) if residual else subcapa(entrada)
+
+
+def _fresh_module_always(h, subcapa, ln, residual, norma):
+    norm = nn.LayerNorm(h.shape[-1])
+    entrada = norm(h) if norma else h
+    salida = subcapa(entrada)
+    return h + salida if residual else salida
+
+
+# (answer, the mistake it must name, a phrase the message must hold)
+NAMED = [
+    (_fresh_module, "new_layer_norm", "no con la `ln` que recibís"),
+    (_functional, "new_layer_norm", "F.layer_norm sin pesos"),
+    (_fresh_module_always, "new_layer_norm", "γ = 1 y β = 0"),
+]
+
+
+@pytest.mark.parametrize("answer, mistake, phrase", NAMED, ids=[a.__name__.strip("_") for a, _, _ in NAMED])
+def test_a_layer_norm_of_ones_own_is_named(answer, mistake, phrase, no_device_seeding):
+    verdict = check.depth_step(answer)
+    assert verdict.status == "wrong" and verdict.mistake == mistake, verdict
+    flat = " ".join(verdict.message.split())
+    assert phrase in flat and "No reconozco" not in flat, verdict
 
 
 def test_the_stub_is_not_attempted():

@@ -44,8 +44,6 @@ EXEMPT = {
         "2015": "year of He et al.'s initialisation paper (Papers list)",
         "2016": "year of the ResNet paper (He et al.) and of LayerNorm (Ba et al.)",
         "2020": "year of GPT-3 (Brown et al.) and of Xiong et al. (Papers list)",
-        "18": "ResNet paper's plain network depth, cited (He et al. 2016)",
-        "34": "ResNet paper's plain network depth, cited (He et al. 2016)",
     },
     "03_layernorm.ipynb": {
         "2015": "year of the BatchNorm paper (Ioffe and Szegedy)",

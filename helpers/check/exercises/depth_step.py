@@ -9,6 +9,7 @@ with the learner's step and labelled "las dos (pre-norm)". Post-norm is therefor
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F  # the name the notebooks use
 
 from .._core import Exercise, Gallery, Probe, seeded_generator, tensor_difference
 from .residual_pre import probe_layer_norm, probe_sublayer  # the same LayerNorm and sublayer
@@ -133,6 +134,16 @@ def _norm_replaces_residual(h, subcapa, ln, residual, norma):
     if norma:
         return subcapa(ln(h))
     return h + subcapa(h) if residual else subcapa(h)
+
+
+@mistakes.add("new_layer_norm", "Normalizaste con una LayerNorm nueva (o F.layer_norm sin pesos), no con la `ln` que "
+                                "recibís: la nueva tiene γ = 1 y β = 0, y la de la capa tiene los suyos. Usá ln(h).",
+              label="una LayerNorm nueva en vez de ln",
+              question="¿Qué pierde una LayerNorm creada adentro de la función? ¿Dónde quedan los γ y β que aprendió "
+                       "la capa?")
+def _new_layer_norm(h, subcapa, ln, residual, norma):
+    entrada = F.layer_norm(h, h.shape[-1:]) if norma else h
+    return h + subcapa(entrada) if residual else subcapa(entrada)
 
 
 # ---- the check
