@@ -94,7 +94,7 @@ def _own_word(modelo, ids):
 @mistakes.add("own_word_late", "Comparaste cada palabra consigo misma: el lugar i tiene que adivinar la palabra "
                                "i + 1, la que todavía no vio. Las entradas son ids[:, :-1] y las respuestas son "
                                "ids[:, 1:].",
-              label="cada palabra contra sí misma (desde la segunda)",
+              label="contra sí misma, desde la segunda",
               question="Con las entradas ids[:, 1:], ¿qué palabra adivina el lugar i, y cuál le das como respuesta? "
                        "¿Qué parte de ids son las entradas?")
 def _own_word_late(modelo, ids):
