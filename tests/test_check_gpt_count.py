@@ -27,6 +27,12 @@ def _gpt_no_pos_no_final(vocab, d_model, n_layers, ctx):
     return vocab * d + n_layers * (12 * d * d + 13 * d)
 
 
+def _gpt_output_bias(vocab, d_model, n_layers, ctx):
+    d = d_model
+    salida = vocab  # la matriz atada no se cuenta otra vez, pero le sumé su sesgo
+    return vocab * d + ctx * d + n_layers * (12 * d * d + 13 * d) + 2 * d + salida
+
+
 def _gpt_plus_seven(vocab, d_model, n_layers, ctx):
     return check.gpt_count.reference(vocab, d_model, n_layers, ctx) + 7
 
@@ -55,3 +61,10 @@ def test_the_reference_agrees_with_helpers():
 def test_the_probes_hold_several_inputs():
     key = (lambda p: (tuple(p.args[0]), p.args[2])) if NAME == "escape_step" else (lambda p: p.args[:2])
     assert len({key(p) for p in probes_of(NAME)}) >= 4
+
+
+def test_an_output_bias_is_named():
+    """A learner who ties the output but gives it a bias (+V) reads that mistake's name, not «No reconozco»."""
+    verdict = check.gpt_count(_gpt_output_bias)
+    assert verdict.status == "wrong" and verdict.mistake == "output_bias", verdict
+    assert "No reconozco" not in verdict.message and "sin sesgo" in verdict.message, verdict.message

@@ -127,3 +127,21 @@ def test_the_prompt_states_the_shapes_f_cross_entropy_needs():
     assert "F.cross_entropy" in prompt and "`(N, 12)`" in prompt and "`(N,)`" in prompt, prompt
     assert ".flatten" not in prompt and ".view" not in prompt  # the convention, not the answer: that is hint(3)
     assert "(N, 12)" in use_loss.HINTS[-1]
+
+
+def test_each_word_against_itself_is_named_with_the_shift():
+    """The most typical mistake, written as learners write it: the inputs cut, the answers the same cut (no shift by
+    one). The verdict names it and says where the answers are: ids[:, 1:]."""
+    def misma_cortada(modelo, ids):
+        x = ids[:, :-1]
+        logits = modelo(x)
+        return float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), x.reshape(-1)))
+
+    def misma_desde_la_segunda(modelo, ids):
+        y = ids[:, 1:]
+        return F.cross_entropy(modelo(y).flatten(0, 1), y.flatten()).item()
+
+    for answer, key in ((misma_cortada, "own_word"), (misma_desde_la_segunda, "own_word_late")):
+        verdict = check.use_loss(answer)
+        assert verdict.status == "wrong" and verdict.mistake == key, (answer.__name__, verdict)
+        assert "las respuestas son ids[:, 1:]" in " ".join(verdict.message.split()), verdict.message

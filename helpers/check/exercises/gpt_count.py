@@ -75,6 +75,17 @@ def _untied_output(vocab, d_model, n_layers, ctx):
     return 2 * vocab * d + ctx * d + n_layers * bloque + 2 * d
 
 
+@mistakes.add("output_bias", "Le sumaste un sesgo a la salida: V números de más. En GPT-2 la salida es la matriz "
+                             "de los embeddings de tokens, atada y sin sesgo.",
+              label="sesgo en la salida",
+              question="¿Qué tiene la capa de salida de GPT-2 además de la matriz atada? ¿Cuántos parámetros "
+                       "agregaría un sesgo?")
+def _output_bias(vocab, d_model, n_layers, ctx):
+    d = d_model
+    bloque = 4 * d * d + 4 * d + 8 * d * d + 4 * d + d + 4 * d
+    return vocab * d + ctx * d + n_layers * bloque + 2 * d + vocab
+
+
 @mistakes.add("layer_norm_d", "Contaste cada LayerNorm con d: son 2d (γ y β), en los bloques y en la final.",
               label="LayerNorm con d",
               question="¿Cuántos números aprende una LayerNorm de d dimensiones?")

@@ -81,6 +81,27 @@ def _no_shift(modelo, ids):
     return F.cross_entropy(modelo(ids).flatten(0, 1), ids.flatten()).item()
 
 
+@mistakes.add("own_word", "Comparaste cada palabra consigo misma: el lugar i tiene que adivinar la palabra i + 1, la "
+                          "que todavía no vio. Las entradas son ids[:, :-1] y las respuestas son ids[:, 1:].",
+              label="cada palabra contra sí misma",
+              question="Con las entradas ids[:, :-1], ¿qué palabra tiene que adivinar el lugar i? ¿Ya la vio, "
+                       "o todavía no?")
+def _own_word(modelo, ids):
+    logits = modelo(ids[:, :-1])
+    return F.cross_entropy(logits.flatten(0, 1), ids[:, :-1].flatten()).item()
+
+
+@mistakes.add("own_word_late", "Comparaste cada palabra consigo misma: el lugar i tiene que adivinar la palabra "
+                               "i + 1, la que todavía no vio. Las entradas son ids[:, :-1] y las respuestas son "
+                               "ids[:, 1:].",
+              label="contra sí misma, desde la segunda",
+              question="Con las entradas ids[:, 1:], ¿qué palabra adivina el lugar i, y cuál le das como respuesta? "
+                       "¿Qué parte de ids son las entradas?")
+def _own_word_late(modelo, ids):
+    logits = modelo(ids[:, 1:])
+    return F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten()).item()
+
+
 @mistakes.add("all_ids", "Le pasaste al modelo las T palabras y después cortaste los logits: con máscara daría lo "
                          "mismo, pero el modelo tiene ctx posiciones, una por palabra que lee, y lee a lo sumo T − 1 "
                          "(en el notebook, 15 de 16): la última no la lee nunca, solo se adivina. Pasale ids[:, :-1].",
