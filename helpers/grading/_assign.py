@@ -92,7 +92,7 @@ def master_notebook(nb, name: str, student=None, cell_s: float | None = None):
     return {**student, "cells": cells}
 
 
-TORCH_CPU_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
+_TORCH_CPU_INDEX = "--extra-index-url https://download.pytorch.org/whl/cpu"
 
 
 def _requirements(root: Path) -> str:
@@ -103,7 +103,7 @@ def _requirements(root: Path) -> str:
     spec = importlib.util.spec_from_file_location("facts", root / ".ci" / "facts.py")
     facts = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(facts)
-    return f"{TORCH_CPU_INDEX}\nleccion06-helpers @ git+{facts.repository()}@v{facts.version()}\n"
+    return f"{_TORCH_CPU_INDEX}\nleccion06-helpers @ git+{facts.repository()}@v{facts.version()}\n"
 
 
 def _same_as_ours(theirs: Path, ours: Path) -> None:

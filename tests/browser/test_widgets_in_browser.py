@@ -223,7 +223,9 @@ def _answer_prediction(page, key: str) -> None:
 
     q = predictions.question(key)
     expect(page.get_by_text(q.text).first).to_be_visible()
-    box = page.locator(".widget-vbox").filter(has_text="Tu apuesta:").filter(
+    # the ask cell of this bet (a notebook may ask several: 03 three, 05 two), in JupyterLab or the classic Notebook
+    cell = page.locator(".jp-Cell, div.cell").filter(has_text=q.text).filter(has=page.locator(".widget-vbox")).last
+    box = cell.locator(".widget-vbox").filter(has_text="Tu apuesta:").filter(
         has=page.get_by_role("button", name=f"{predictions.LETTERS[len(q.options) - 1]})", exact=True)).last
     box.scroll_into_view_if_needed()
     right = next(i for i, o in enumerate(q.options) if o.correct)
